@@ -1,0 +1,4 @@
+"""Detectors for the reproducibility rules (see rules/DLL*.yaml for their docs)."""
+from __future__ import annotations
+
+from . import Report, rule  # noqa: F401

@@ -1,0 +1,233 @@
+"""The engine: source → ast → module facts → detectors → findings.
+
+Public entry points (every face uses only these):
+
+* :func:`check_source` — text or bytes of one file → :class:`CheckResult`;
+* :func:`check_tree` — an already-parsed ``ast.Module`` (the flake8 plugin's path);
+* :func:`check_file` — read a path and check it, never raising for bad input.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Config, config_for_path
+from .detectors import REGISTRY, Report
+from .facts import ModuleFacts
+from .findings import Finding
+
+PARSE_ERROR = "DLL001"
+
+# flake8's inline noqa syntax: `# noqa`, `# noqa: DLL100`, `# noqa:DLL100,DLL200`.
+NOQA_RE = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+FILE_NOQA_RE = re.compile(r"#\s*(?:flake8|dllog)[:=]\s*noqa\s*$", re.I | re.M)
+CODE_SPLIT_RE = re.compile(r"[,\s]+")
+
+
+@dataclass
+class CheckResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None  # one line, when the file could not be checked at all
+    source: str | None = None  # the decoded text (for fixes and reports)
+
+
+class SourceError(Exception):
+    """The file cannot be decoded or parsed; the message is one line."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 0):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+def decode_source(data: bytes) -> str:
+    """Decode bytes the way Python would (PEP 263 cookie, BOM), or raise SourceError."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(f"file could not be decoded: {exc.msg if hasattr(exc, 'msg') else exc}") from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        line = data[: getattr(exc, "start", 0)].count(b"\n") + 1
+        reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+        raise SourceError(f"file could not be decoded as {encoding}: {reason}", line=line) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def parse_source(text: str, path: str = "<unknown>") -> ast.Module:
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise SourceError("file could not be parsed: source contains a NUL byte", line=line)
+    try:
+        return ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        msg = exc.msg or "invalid syntax"
+        raise SourceError(f"file could not be parsed: {msg}", line=exc.lineno or 1, column=max((exc.offset or 1) - 1, 0)) from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise SourceError(f"file could not be parsed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
+
+
+def _error_finding(path: str, err: SourceError) -> Finding:
+    return Finding(
+        code=PARSE_ERROR,
+        message=str(err),
+        line=err.line,
+        column=err.column,
+        end_line=err.line,
+        end_column=err.column,
+        path=path,
+        severity="error",
+        fixable=False,
+    )
+
+
+def check_source(
+    source: str | bytes,
+    path: str = "<stdin>",
+    config: Config | None = None,
+    *,
+    noqa: bool = True,
+    codes: frozenset[str] | None = None,
+) -> CheckResult:
+    """Check one file's text. Never raises for bad input: it becomes a DLL001 finding."""
+    config = config or config_for_path(path if path and not path.startswith("<") else None)
+    result = CheckResult(path=path)
+    try:
+        text = decode_source(source) if isinstance(source, bytes) else source
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        result.source = text
+        tree = parse_source(text, path)
+    except SourceError as err:
+        result.error = str(err)
+        result.findings = [_error_finding(path, err)]
+        return result
+    if noqa and FILE_NOQA_RE.search(text):
+        return result
+    lines = text.splitlines()
+    result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes)
+    return result
+
+
+def check_tree(
+    tree: ast.Module,
+    lines: list[str],
+    path: str,
+    config: Config,
+    *,
+    noqa: bool = False,
+    codes: frozenset[str] | None = None,
+) -> list[Finding]:
+    """Run the enabled detectors over a parsed module."""
+    enabled = codes if codes is not None else config.enabled_codes(path)
+    if not enabled or config.is_test_path(path):
+        return []
+    facts = ModuleFacts(tree, lines, config.vocabulary, print_is_logging=config.print_is_logging)
+    catalog = config.catalog
+    findings: list[Finding] = []
+    seen: set[tuple] = set()
+    for code in sorted(enabled):
+        detector = REGISTRY.get(code)
+        if detector is None:
+            continue
+        rule = catalog.rules[code]
+        for report in detector(facts, config):
+            finding = _to_finding(code, report, facts, path, config, rule.message)
+            if finding is None:
+                continue
+            key = (finding.code, finding.line, finding.column)
+            if key in seen:
+                continue
+            seen.add(key)
+            if noqa and is_noqa(lines, finding):
+                continue
+            findings.append(finding)
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def _to_finding(code: str, report: Report, facts: ModuleFacts, path: str, config: Config, message: str) -> Finding | None:
+    node = report.node
+    if report.span is not None:
+        line, col, end_line, end_col = report.span
+    else:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        end_line = getattr(node, "end_lineno", None) or line
+        end_col = getattr(node, "end_col_offset", None) or col
+    # Test code is not a training run: stay silent inside tests and fixtures.
+    if not config.check_tests:
+        info = facts.info(node) if isinstance(node, ast.stmt) else None
+        scope = info.scope if info else _scope_of_line(facts, line)
+        if scope is not None and facts.is_test_scope(scope):
+            return None
+    context = dict(report.context)
+    context.setdefault("rule", code)
+    return Finding(
+        code=code,
+        message=report.message or message,
+        line=line,
+        column=facts.char_col(line, col),
+        end_line=end_line,
+        end_column=facts.char_col(end_line, end_col),
+        path=path,
+        severity=config.severity_for(code),
+        fixable=report.fixable,
+        context=context,
+    )
+
+
+def _scope_of_line(facts: ModuleFacts, line: int):
+    best = None
+    for scope in facts.scopes:
+        if scope.is_module:
+            continue
+        start = scope.node.lineno
+        end = scope.node.end_lineno or start
+        if start <= line <= end and (best is None or start >= best.node.lineno):
+            best = scope
+    return best
+
+
+def is_noqa(lines: list[str], finding: Finding) -> bool:
+    if finding.line < 1 or finding.line > len(lines):
+        return False
+    line = lines[finding.line - 1]
+    if "noqa" not in line.lower():
+        return False
+    for m in NOQA_RE.finditer(line):
+        codes = m.group("codes")
+        if not codes:
+            return True
+        wanted = [c for c in CODE_SPLIT_RE.split(codes.upper()) if c]
+        if any(finding.code.startswith(c) for c in wanted):
+            return True
+    return False
+
+
+def read_source_bytes(path: Path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def check_file(path: str | Path, config: Config | None = None, *, codes: frozenset[str] | None = None) -> CheckResult:
+    """Read and check a file; unreadable input becomes an error result, never an exception."""
+    p = Path(path)
+    shown = str(path)
+    try:
+        data = read_source_bytes(p)
+    except OSError as exc:
+        return CheckResult(path=shown, error=f"cannot read file: {exc.strerror or exc}")
+    try:
+        cfg = config or config_for_path(p)
+    except Exception as exc:  # ConfigError is reported by the caller; keep going here
+        return CheckResult(path=shown, error=str(exc))
+    return check_source(data, shown, cfg, codes=codes)

@@ -1,0 +1,510 @@
+"""Module facts: one pass over the stdlib ``ast`` tree that every detector shares.
+
+What it records:
+
+* imports and aliases, so ``import torch as T``/``from torch import save`` resolve, and
+  conventional names (``torch``, ``np``, ``tf``…) are taken at face value when the file
+  never binds them (snippets and notebook cells often omit imports);
+* scopes (the module and every function), their classes and decorators, and which
+  same-module functions each scope calls;
+* every call with its resolved dotted name, its statement, the statement block it sits in
+  (for "nearby" windows), the loops and ``with`` blocks around it.
+
+Detectors ask questions of these facts; they never walk the tree again for calls.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator
+
+from .catalog import Vocabulary
+
+# Conventional module aliases, used only when the file does not bind the name itself.
+CONVENTIONAL = {
+    "torch": "torch",
+    "np": "numpy",
+    "numpy": "numpy",
+    "tf": "tensorflow",
+    "tensorflow": "tensorflow",
+    "keras": "keras",
+    "wandb": "wandb",
+    "mlflow": "mlflow",
+    "pl": "pytorch_lightning",
+    "L": "lightning",
+    "nn": "torch.nn",
+    "F": "torch.nn.functional",
+    "optim": "torch.optim",
+    "logging": "logging",
+    "random": "random",
+    "yaml": "yaml",
+    "json": "json",
+    "argparse": "argparse",
+    "OmegaConf": "omegaconf.OmegaConf",
+    "jax": "jax",
+    "transformers": "transformers",
+    "accelerate": "accelerate",
+    "safetensors": "safetensors",
+    "tqdm": "tqdm",
+    "platform": "platform",
+    "subprocess": "subprocess",
+}
+
+LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
+FUNC_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+BLOCK_FIELDS = ("body", "orelse", "finalbody")
+
+
+def dotted_name(node: ast.AST, aliases: dict[str, str] | None = None) -> str | None:
+    """``a.b.c`` for an attribute chain; unresolvable heads keep a readable stand-in.
+
+    ``f().x`` becomes ``f().x`` and ``run["k"].log`` becomes ``run[].log`` so that vocabulary
+    patterns can still match the tail.
+    """
+    parts: list[str] = []
+    while True:
+        if isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Name):
+            head = aliases.get(node.id, node.id) if aliases else node.id
+            parts.append(head)
+            break
+        elif isinstance(node, ast.Call):
+            inner = dotted_name(node.func, aliases)
+            parts.append((inner or "?") + "()")
+            break
+        elif isinstance(node, ast.Subscript):
+            inner = dotted_name(node.value, aliases)
+            parts.append((inner or "?") + "[]")
+            break
+        else:
+            return None if not parts else ".".join(["?", *reversed(parts)])
+    return ".".join(reversed(parts))
+
+
+@dataclass(eq=False)
+class Scope:
+    """The module, or one function (methods included)."""
+
+    node: ast.AST
+    name: str
+    qualname: str
+    parent: "Scope | None" = None
+    class_name: str | None = None
+    class_bases: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()
+    calls: list["CallSite"] = field(default_factory=list)
+    loops: list[ast.AST] = field(default_factory=list)
+    callees: set[str] = field(default_factory=set)  # qualnames of same-module functions
+
+    @property
+    def is_module(self) -> bool:
+        return isinstance(self.node, ast.Module)
+
+    @property
+    def body(self) -> list[ast.stmt]:
+        return self.node.body  # type: ignore[attr-defined]
+
+    @property
+    def line(self) -> int:
+        return getattr(self.node, "lineno", 1)
+
+
+@dataclass(eq=False)
+class StmtInfo:
+    stmt: ast.stmt
+    block: list[ast.stmt]
+    index: int
+    scope: Scope
+    loops: tuple[ast.AST, ...]  # enclosing loops inside this scope, outermost first
+    withs: tuple[str, ...]  # dotted names of enclosing `with` context managers (in scope)
+    parent: "StmtInfo | None"  # the compound statement this one is nested in
+
+
+@dataclass(eq=False)
+class CallSite:
+    node: ast.Call
+    name: str | None
+    info: StmtInfo
+
+    @property
+    def stmt(self) -> ast.stmt:
+        return self.info.stmt
+
+    @property
+    def scope(self) -> Scope:
+        return self.info.scope
+
+    @property
+    def loops(self) -> tuple[ast.AST, ...]:
+        return self.info.loops
+
+    @property
+    def method(self) -> str | None:
+        func = self.node.func
+        if isinstance(func, ast.Attribute):
+            return func.attr
+        if isinstance(func, ast.Name):
+            return func.id
+        return None
+
+    @property
+    def receiver(self) -> ast.AST | None:
+        func = self.node.func
+        return func.value if isinstance(func, ast.Attribute) else None
+
+    def kwarg(self, name: str) -> ast.expr | None:
+        for kw in self.node.keywords:
+            if kw.arg == name:
+                return kw.value
+        return None
+
+    def arg(self, index: int, name: str | None = None) -> ast.expr | None:
+        if len(self.node.args) > index and not isinstance(self.node.args[index], ast.Starred):
+            return self.node.args[index]
+        return self.kwarg(name) if name else None
+
+
+class ModuleFacts:
+    """Everything detectors need to know about one module, computed once."""
+
+    def __init__(self, tree: ast.Module, lines: list[str], vocabulary: Vocabulary, *, print_is_logging: bool = True):
+        self.tree = tree
+        self.lines = lines
+        self.vocabulary = vocabulary
+        self.print_is_logging = print_is_logging
+        self.aliases: dict[str, str] = {}
+        self.imported_modules: set[str] = set()
+        self.module_bound: set[str] = set()
+        self.scopes: list[Scope] = []
+        self.functions: dict[str, Scope] = {}  # qualname -> scope; also plain name for top-level
+        self.stmt_infos: dict[int, StmtInfo] = {}
+        self.calls: list[CallSite] = []
+        self.has_main_guard = False
+        self.main_guard: ast.If | None = None
+        self._category_cache: dict[str, list[CallSite]] = {}
+        self.module = Scope(node=tree, name="<module>", qualname="<module>")
+        self.scopes.append(self.module)
+        self._collect_imports(tree)
+        self._walk_block(tree.body, self.module, (), (), None)
+        self._resolve_callees()
+
+    # -- pass 1: imports ---------------------------------------------------------------
+    def _collect_imports(self, tree: ast.Module) -> None:
+        aliases = self.aliases
+        for node in self._import_nodes(tree.body):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.imported_modules.add(alias.name)
+                    if alias.asname:
+                        aliases[alias.asname] = alias.name
+                    else:
+                        top = alias.name.split(".")[0]
+                        aliases.setdefault(top, top)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                self.imported_modules.add(node.module)
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        # Module-level bindings that shadow conventional names.
+        for stmt in tree.body:
+            for target in _bound_names(stmt):
+                self.module_bound.add(target)
+        for name, qual in CONVENTIONAL.items():
+            if name not in aliases and name not in self.module_bound:
+                aliases[name] = qual
+
+    def _import_nodes(self, body: list[ast.stmt]) -> Iterator[ast.stmt]:
+        # Imports at module level and one level into functions / if / try blocks: where
+        # real scripts put them. Deeper nesting is rare and not worth a full walk.
+        for stmt in body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                yield stmt
+            else:
+                for fname in BLOCK_FIELDS:
+                    sub = getattr(stmt, fname, None)
+                    if sub:
+                        yield from self._import_nodes(sub)
+                for handler in getattr(stmt, "handlers", ()) or ():
+                    yield from self._import_nodes(handler.body)
+
+    # -- pass 2: statements and calls -------------------------------------------------
+    def _walk_block(self, block, scope, loops, withs, parent) -> None:
+        for index, stmt in enumerate(block):
+            info = StmtInfo(stmt, block, index, scope, loops, withs, parent)
+            self.stmt_infos[id(stmt)] = info
+            if isinstance(stmt, FUNC_TYPES):
+                self._enter_function(stmt, scope, info)
+                continue
+            if isinstance(stmt, ast.ClassDef):
+                for dec in stmt.decorator_list:
+                    self._collect_calls(dec, info)
+                for base in stmt.bases:
+                    self._collect_calls(base, info)
+                self._walk_class(stmt, scope, info)
+                continue
+            if isinstance(stmt, ast.If) and _is_main_guard(stmt.test) and scope.is_module:
+                self.has_main_guard = True
+                self.main_guard = stmt
+            # Expressions owned by this statement (not by its nested statements).
+            for fname, value in ast.iter_fields(stmt):
+                if fname in BLOCK_FIELDS or fname == "handlers" or fname == "cases":
+                    continue
+                if isinstance(value, ast.AST):
+                    self._collect_calls(value, info)
+                elif isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            self._collect_calls(item, info)
+            inner_loops = loops + (stmt,) if isinstance(stmt, LOOP_TYPES) else loops
+            if isinstance(stmt, LOOP_TYPES):
+                scope.loops.append(stmt)
+            inner_withs = withs
+            if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                names = []
+                for item in stmt.items:
+                    expr = item.context_expr
+                    target = expr.func if isinstance(expr, ast.Call) else expr
+                    names.append(dotted_name(target, self.aliases) or "?")
+                inner_withs = withs + tuple(names)
+            for fname in BLOCK_FIELDS:
+                sub = getattr(stmt, fname, None)
+                if sub:
+                    # A loop's `else` is not inside the loop.
+                    sub_loops = loops if (fname == "orelse" and isinstance(stmt, LOOP_TYPES)) else inner_loops
+                    self._walk_block(sub, scope, sub_loops, inner_withs, info)
+            for handler in getattr(stmt, "handlers", ()) or ():
+                self._walk_block(handler.body, scope, inner_loops, inner_withs, info)
+            for case in getattr(stmt, "cases", ()) or ():
+                self._walk_block(case.body, scope, inner_loops, inner_withs, info)
+
+    def _walk_class(self, cls: ast.ClassDef, scope: Scope, info: StmtInfo) -> None:
+        bases = tuple(dotted_name(b, self.aliases) or "?" for b in cls.bases)
+        for index, stmt in enumerate(cls.body):
+            sinfo = StmtInfo(stmt, cls.body, index, scope, (), (), info)
+            self.stmt_infos[id(stmt)] = sinfo
+            if isinstance(stmt, FUNC_TYPES):
+                self._enter_function(stmt, scope, sinfo, cls_name=cls.name, bases=bases)
+            elif isinstance(stmt, ast.ClassDef):
+                self._walk_class(stmt, scope, sinfo)
+            else:
+                self._collect_calls(stmt, sinfo)
+
+    def _enter_function(self, fn, parent: Scope, info: StmtInfo, cls_name=None, bases=()) -> None:
+        for dec in fn.decorator_list:
+            self._collect_calls(dec, info)
+        for default in fn.args.defaults + [d for d in fn.args.kw_defaults if d is not None]:
+            self._collect_calls(default, info)
+        qual = f"{cls_name}.{fn.name}" if cls_name else fn.name
+        if not parent.is_module and not cls_name:
+            qual = f"{parent.qualname}.<locals>.{fn.name}"
+        decorators = tuple(
+            dotted_name(d.func if isinstance(d, ast.Call) else d, self.aliases) or "?" for d in fn.decorator_list
+        )
+        scope = Scope(
+            node=fn,
+            name=fn.name,
+            qualname=qual,
+            parent=parent,
+            class_name=cls_name,
+            class_bases=bases,
+            decorators=decorators,
+        )
+        self.scopes.append(scope)
+        self.functions.setdefault(qual, scope)
+        if not cls_name:
+            self.functions.setdefault(fn.name, scope)
+        self._walk_block(fn.body, scope, (), (), info)
+
+    def _collect_calls(self, node: ast.AST, info: StmtInfo) -> None:
+        # Hand-rolled walk: several times faster than ast.walk for this job.
+        stack = [node]
+        aliases = self.aliases
+        calls = self.calls
+        scope_calls = info.scope.calls
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Call):
+                site = CallSite(n, dotted_name(n.func, aliases), info)
+                calls.append(site)
+                scope_calls.append(site)
+            for fname in n._fields:
+                v = getattr(n, fname, None)
+                if isinstance(v, ast.AST):
+                    if not isinstance(v, (ast.expr_context, ast.Constant)):
+                        stack.append(v)
+                elif isinstance(v, list):
+                    for item in v:
+                        if isinstance(item, ast.AST) and not isinstance(item, ast.Constant):
+                            stack.append(item)
+
+    def _resolve_callees(self) -> None:
+        for scope in self.scopes:
+            for site in scope.calls:
+                target = self.local_target(site)
+                if target is not None and target is not scope:
+                    scope.callees.add(target.qualname)
+
+    # -- queries ------------------------------------------------------------------------
+    def local_target(self, site: CallSite) -> Scope | None:
+        """The same-module function a call invokes, if we can tell."""
+        func = site.node.func
+        if isinstance(func, ast.Name):
+            return self.functions.get(func.id)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+            and site.scope.class_name
+        ):
+            return self.functions.get(f"{site.scope.class_name}.{func.attr}")
+        return None
+
+    def info(self, stmt: ast.AST) -> StmtInfo | None:
+        return self.stmt_infos.get(id(stmt))
+
+    def calls_in(self, category: str) -> list[CallSite]:
+        cached = self._category_cache.get(category)
+        if cached is None:
+            matcher = self.vocabulary.matcher(category)
+            cached = [c for c in self.calls if matcher.match(c.name)] if matcher else []
+            self._category_cache[category] = cached
+        return cached
+
+    def is_category(self, site: CallSite, category: str) -> bool:
+        return self.vocabulary.matcher(category).match(site.name)
+
+    @cached_property
+    def logging_calls(self) -> list[CallSite]:
+        out = self.calls_in("logging_general") + self.calls_in("logging_dl")
+        if self.print_is_logging:
+            out += self.calls_in("logging_print")
+        seen: set[int] = set()
+        unique = []
+        for c in out:
+            if id(c) not in seen:
+                seen.add(id(c))
+                unique.append(c)
+        return unique
+
+    @cached_property
+    def _logging_ids(self) -> frozenset[int]:
+        return frozenset(id(c.node) for c in self.logging_calls)
+
+    def is_logging(self, site: CallSite) -> bool:
+        return id(site.node) in self._logging_ids
+
+    def scope_logs(self, scope: Scope, *, transitive: bool = True) -> bool:
+        """Does this function (or a same-module function it calls) log anything?"""
+        return self._logging_scopes_closure(scope.qualname) if transitive else any(
+            self.is_logging(c) for c in scope.calls
+        )
+
+    @cached_property
+    def _direct_logging_scopes(self) -> frozenset[str]:
+        return frozenset(c.scope.qualname for c in self.logging_calls)
+
+    def _logging_scopes_closure(self, qualname: str) -> bool:
+        seen: set[str] = set()
+        todo = [qualname]
+        direct = self._direct_logging_scopes
+        while todo:
+            q = todo.pop()
+            if q in seen:
+                continue
+            seen.add(q)
+            if q in direct:
+                return True
+            scope = self.functions.get(q)
+            if scope is not None:
+                todo.extend(scope.callees)
+        return False
+
+    def stmts_within(self, info: StmtInfo, window: int) -> Iterator[ast.stmt]:
+        """The statements of the same block within ``window`` statements of ``info``."""
+        lo = max(0, info.index - window)
+        hi = min(len(info.block), info.index + window + 1)
+        for i in range(lo, hi):
+            yield info.block[i]
+
+    def calls_under(self, node: ast.AST) -> list[CallSite]:
+        """Calls whose statement lies within ``node``'s line span (same scope or nested)."""
+        start = getattr(node, "lineno", 0)
+        end = getattr(node, "end_lineno", start)
+        return [c for c in self.calls if start <= c.node.lineno <= end]
+
+    def segment(self, node: ast.AST) -> str:
+        """Source text of a node (best effort, one line joined)."""
+        try:
+            lineno, end_lineno = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+            col, end_col = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        except AttributeError:
+            return ""
+        if lineno is None or end_lineno is None:
+            return ""
+        lines = self.lines[lineno - 1 : end_lineno]
+        if not lines:
+            return ""
+        if len(lines) == 1:
+            return _bytes_slice(lines[0], col, end_col)
+        first = _bytes_slice(lines[0], col, None)
+        last = _bytes_slice(lines[-1], 0, end_col)
+        return "\n".join([first, *lines[1:-1], last])
+
+    def char_col(self, lineno: int, byte_col: int) -> int:
+        """Convert an ast UTF-8 byte column to a code-point column."""
+        if lineno < 1 or lineno > len(self.lines):
+            return byte_col
+        line = self.lines[lineno - 1]
+        if line.isascii():
+            return byte_col
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def is_test_scope(self, scope: Scope) -> bool:
+        s: Scope | None = scope
+        while s is not None and not s.is_module:
+            if s.name.startswith("test") or any(d.endswith("fixture") for d in s.decorators):
+                return True
+            if s.class_name and (
+                s.class_name.startswith("Test")
+                or any(b.endswith("TestCase") for b in s.class_bases)
+            ):
+                return True
+            s = s.parent
+        return False
+
+
+def _bytes_slice(line: str, start: int, end: int | None) -> str:
+    if line.isascii():
+        return line[start:end]
+    data = line.encode("utf-8")
+    return data[start:end].decode("utf-8", errors="replace")
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+def _bound_names(stmt: ast.stmt) -> Iterator[str]:
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield stmt.name
+    elif isinstance(stmt, ast.Assign):
+        for t in stmt.targets:
+            if isinstance(t, ast.Name):
+                yield t.id
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                for elt in t.elts:
+                    if isinstance(elt, ast.Name):
+                        yield elt.id
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name):
+        yield stmt.target.id
