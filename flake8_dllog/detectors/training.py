@@ -1,17 +1,43 @@
 """Detectors for the training rules (DLL100, DLL101, DLL102) and the shared notion of a
-training loop that other families build on (entry points, DLL500/502/601).
+training loop that other families build on (entry points: DLL500/502/601).
 
 API used by other detector modules:
     training_loops(facts) -> list[TrainingLoop]   # one per loop nest, cached on facts
     is_training_module(facts) -> bool             # a training loop or a framework fit/train call
+
+What makes a loop a training loop: a parameter *update* in its body (``optimizer.step()``,
+``scaler.step()``, ``apply_gradients``, ``train_on_batch``…), directly or through a
+same-module step function it calls. A ``.backward()`` alone is not enough: one-shot
+gradients for saliency, guidance or gradient checks are not training.
 """
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
-from ..facts import CallSite, ModuleFacts, Scope
-from . import Report, rule  # noqa: F401
+from ..config import Config
+from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name
+from . import Report, header_span, rule
+
+# Unresolved calls whose name suggests they report something (a project's own meter,
+# hook or callback). Their presence makes "no logging" undecidable, so we stay silent.
+POSSIBLY_LOGGING = re.compile(
+    r"log|report|track|record|summar|monitor|callback|hook|print|display|show|writer|visuali|"
+    r"plot|progress|status|notify|emit|meter|tensorboard|wandb|mlflow|neptune|comet|clearml",
+    re.I,
+)
+# Names that say "this is the loss" even when data flow cannot prove it.
+LOSS_WORD = re.compile(r"loss|nll|perplex|ppl|objective|elbo", re.I)
+PROGRESS_WRAPPERS = re.compile(r"(^|\.)(tqdm|trange|track|progress_bar|ProgressBar|progressbar|log_every)$")
+LIGHTNING_BASES = re.compile(r"(^|\.)(LightningModule|LitModule|LightningModel)$")
+DISABLED_LOGGING_KWARGS = {
+    "logger": (False,),
+    "verbose": (0, False),
+    "report_to": ("none", "None", ()),
+    "enable_progress_bar": (False,),
+}
 
 
 @dataclass(eq=False)
@@ -22,11 +48,593 @@ class TrainingLoop:
     updates: list[CallSite] = field(default_factory=list)
     backwards: list[CallSite] = field(default_factory=list)
     loss_exprs: list[ast.expr] = field(default_factory=list)
+    step_calls: list[CallSite] = field(default_factory=list)  # calls to local step functions
+
+
+# -- the shared analysis ------------------------------------------------------------------
+
+
+def _step_functions(facts: ModuleFacts) -> set[str]:
+    """Same-module functions that perform a parameter update outside any loop of their own
+    (``def train_step(batch): ...; optimizer.step()``), transitively."""
+    updates = facts.calls_in("training_update")
+    step_fns = {c.scope.qualname for c in updates if not c.loops and not c.scope.is_module}
+    changed = True
+    while changed:
+        changed = False
+        for scope in facts.scopes:
+            if scope.is_module or scope.qualname in step_fns:
+                continue
+            for site in scope.calls:
+                if site.loops:
+                    continue
+                target = facts.local_target(site)
+                if target is not None and target.qualname in step_fns:
+                    step_fns.add(scope.qualname)
+                    changed = True
+                    break
+    return step_fns
+
+
+def _loss_of_backward(site: CallSite) -> ast.expr | None:
+    """The loss being backpropagated: ``loss.backward()`` → ``loss``;
+    ``accelerator.backward(loss)`` / ``self.manual_backward(loss)`` → ``loss``;
+    ``scaler.scale(loss).backward()`` → ``loss``; ``tape.gradient(loss, vars)`` → ``loss``."""
+    node = site.node
+    method = site.method
+    if method == "backward" and isinstance(node.func, ast.Attribute):
+        recv = node.func.value
+        if node.args and isinstance(recv, (ast.Name, ast.Attribute)) and dotted_name(recv) and (
+            dotted_name(recv).split(".")[-1] in ("accelerator", "fabric", "engine", "model_engine", "autograd")
+            or "engine" in dotted_name(recv)
+        ):
+            return node.args[0]
+        # scaler.scale(loss).backward()
+        if isinstance(recv, ast.Call) and isinstance(recv.func, ast.Attribute) and recv.func.attr == "scale" and recv.args:
+            return recv.args[0]
+        return recv
+    if method in ("manual_backward", "gradient", "backward") and node.args:
+        return node.args[0]
+    return None
 
 
 def training_loops(facts: ModuleFacts) -> list[TrainingLoop]:
-    return []  # placeholder until the real analysis lands (same signature)
+    cached = getattr(facts, "_training_loops", None)
+    if cached is not None:
+        return cached
+    step_fns = _step_functions(facts)
+    by_loop: dict[int, TrainingLoop] = {}
+    loops: list[TrainingLoop] = []
+
+    def register(site: CallSite, *, via_call: bool) -> None:
+        if not site.loops:
+            return
+        outer = site.loops[0]
+        tl = by_loop.get(id(outer))
+        if tl is None:
+            tl = TrainingLoop(loop=outer, inner=site.loops[-1], scope=site.scope)
+            by_loop[id(outer)] = tl
+            loops.append(tl)
+        if via_call:
+            tl.step_calls.append(site)
+        else:
+            tl.updates.append(site)
+        # The innermost loop that holds an update is where per-step logging belongs.
+        if len(site.loops) > _depth(tl.inner, site):
+            tl.inner = site.loops[-1]
+
+    for site in facts.calls_in("training_update"):
+        register(site, via_call=False)
+    if step_fns:
+        for site in facts.calls:
+            if site.loops:
+                target = facts.local_target(site)
+                if target is not None and target.qualname in step_fns:
+                    register(site, via_call=True)
+    # Backward calls (for the loss) that sit in a training loop's nest.
+    for site in facts.calls_in("training_backward"):
+        if site.loops:
+            tl = by_loop.get(id(site.loops[0]))
+            if tl is not None:
+                tl.backwards.append(site)
+                loss = _loss_of_backward(site)
+                if loss is not None:
+                    tl.loss_exprs.append(loss)
+    loops.sort(key=lambda t: (t.loop.lineno, t.loop.col_offset))
+    facts._training_loops = loops  # type: ignore[attr-defined]
+    return loops
+
+
+def _depth(loop: ast.AST, site: CallSite) -> int:
+    for i, candidate in enumerate(site.loops):
+        if candidate is loop:
+            return i + 1
+    return 0
+
+
+def framework_training_calls(facts: ModuleFacts) -> list[CallSite]:
+    """``trainer.fit(...)``, ``model.fit(...)``, HF ``trainer.train()``: loops run by a framework."""
+    out = []
+    for site in facts.calls_in("self_logging_loop"):
+        name = site.name or ""
+        # `.fit` of scikit-style estimators is not deep-learning training; require a
+        # receiver that looks like a model/trainer or a Keras/Lightning import.
+        recv = name.rsplit(".", 1)[0].split(".")[-1].lower()
+        if any(word in recv for word in ("trainer", "model", "net", "learner", "estimator", "engine")):
+            out.append(site)
+    return out
 
 
 def is_training_module(facts: ModuleFacts) -> bool:
-    return bool(training_loops(facts))
+    cached = getattr(facts, "_is_training_module", None)
+    if cached is None:
+        cached = bool(training_loops(facts)) or bool(framework_training_calls(facts)) or bool(_lightning_steps(facts))
+        facts._is_training_module = cached  # type: ignore[attr-defined]
+    return cached
+
+
+# -- evidence -------------------------------------------------------------------------
+
+
+def _is_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
+    if facts.is_logging(site):
+        return True
+    if facts.local_target(site) is not None:
+        return False  # local functions are judged by their bodies, not their names
+    name = site.name or ""
+    return bool(POSSIBLY_LOGGING.search(name))
+
+
+def _calls_in_span(facts: ModuleFacts, node: ast.AST, scope: Scope) -> list[CallSite]:
+    start, end = node.lineno, node.end_lineno or node.lineno
+    return [c for c in scope.calls if start <= c.node.lineno <= end]
+
+
+def _local_targets(facts: ModuleFacts, calls: Iterable[CallSite]) -> Iterator[Scope]:
+    for c in calls:
+        target = facts.local_target(c)
+        if target is not None:
+            yield target
+
+
+def _after_loop(scope: Scope, loop: ast.AST) -> list[CallSite]:
+    end = loop.end_lineno or loop.lineno
+    return [c for c in scope.calls if c.node.lineno > end and not _inside_other_def(c, scope)]
+
+
+def _inside_other_def(site: CallSite, scope: Scope) -> bool:
+    return site.scope is not scope
+
+
+def _callers(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
+    if scope.is_module:
+        return []
+    out = []
+    for site in facts.calls:
+        target = facts.local_target(site)
+        if target is scope:
+            out.append(site)
+    return out
+
+
+def _progress_wrapped(loop: ast.AST, facts: ModuleFacts) -> bool:
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    it = loop.iter
+    while isinstance(it, ast.Call):
+        name = dotted_name(it.func, facts.aliases) or ""
+        if PROGRESS_WRAPPERS.search(name):
+            return True
+        # enumerate(tqdm(loader)) / zip(...)
+        inner = [a for a in it.args if isinstance(a, ast.Call)]
+        if not inner:
+            break
+        it = inner[0]
+    return False
+
+
+def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+    """DLL100's evidence: any logging in the nest, in what it calls, right after it, or in
+    the caller that runs it."""
+    in_loop = _calls_in_span(facts, tl.loop, tl.scope)
+    if any(_is_possibly_logging(facts, c) for c in in_loop):
+        return True
+    if any(facts.scope_logs(t) for t in _local_targets(facts, in_loop)):
+        return True
+    if _progress_wrapped(tl.loop, facts) or any(_progress_wrapped(l, facts) for l in tl.scope.loops if _within(l, tl.loop)):
+        return True
+    after = _after_loop(tl.scope, tl.loop)
+    if any(_is_possibly_logging(facts, c) for c in after):
+        return True
+    if any(facts.scope_logs(t) for t in _local_targets(facts, after)):
+        return True
+    # The loop's function is run by a caller that logs around the call.
+    for caller in _callers(facts, tl.scope):
+        around = _caller_neighbourhood(facts, caller)
+        if any(_is_possibly_logging(facts, c) for c in around):
+            return True
+        if any(facts.scope_logs(t) for t in _local_targets(facts, around) if t is not tl.scope):
+            return True
+    return False
+
+
+def _within(inner: ast.AST, outer: ast.AST) -> bool:
+    return outer.lineno <= inner.lineno <= (outer.end_lineno or outer.lineno)
+
+
+def _caller_neighbourhood(facts: ModuleFacts, caller: CallSite) -> list[CallSite]:
+    """Calls that log "around" a call to the training function: the caller's loop nest
+    around the call, or what follows the call in the caller's scope."""
+    scope = caller.scope
+    if caller.loops:
+        return _calls_in_span(facts, caller.loops[0], scope)
+    line = caller.node.lineno
+    return [c for c in scope.calls if c.node.lineno >= line and c is not caller]
+
+
+# -- loss data flow (DLL101) ------------------------------------------------------------
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    """Dotted names referenced in an expression (``a``, ``a.b``, ``self.x``)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            d = dotted_name(n)
+            if d and "?" not in d and "(" not in d and "[" not in d:
+                out.add(d)
+                if isinstance(n, ast.Attribute):
+                    stack.append(n.value)
+                continue
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _target_names(target: ast.AST) -> set[str]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: set[str] = set()
+        for elt in target.elts:
+            out |= _target_names(elt)
+        return out
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    if isinstance(target, ast.Subscript):
+        return _target_names(target.value)
+    d = dotted_name(target)
+    return {d} if d and "(" not in d and "[" not in d else set()
+
+
+def _refs_any(refs: set[str], derived: set[str]) -> bool:
+    for r in refs:
+        for d in derived:
+            if r == d or r.startswith(d + ".") or d.startswith(r + "."):
+                return True
+    return False
+
+
+def loss_derived_names(scope: Scope, seeds: set[str], facts: ModuleFacts) -> set[str]:
+    """Names that (may) carry the loss: the loss itself, anything assigned from it, any
+    container or meter it was put into (``meter.update(loss.item())``, ``hist.append``,
+    ``stats["loss"] = loss``), to a fixpoint. Light, flow-insensitive data flow."""
+    derived = set(seeds)
+    stmts = [info.stmt for info in facts.stmt_infos.values() if info.scope is scope]
+    for _ in range(3):
+        before = len(derived)
+        for stmt in stmts:
+            if isinstance(stmt, ast.Assign):
+                if _refs_any(_names_in(stmt.value), derived):
+                    for t in stmt.targets:
+                        derived |= _target_names(t)
+            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+                if _refs_any(_names_in(stmt.value), derived):
+                    derived |= _target_names(stmt.target)
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                call = stmt.value
+                if isinstance(call.func, ast.Attribute):
+                    args = list(call.args) + [k.value for k in call.keywords]
+                    if any(_refs_any(_names_in(a), derived) for a in args):
+                        derived |= _target_names(call.func.value)
+        if len(derived) == before:
+            break
+    return derived
+
+
+def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
+    node = site.node
+    args = list(node.args) + [k.value for k in node.keywords]
+    for kw in node.keywords:
+        if kw.arg is None or (kw.arg and LOSS_WORD.search(kw.arg)):
+            return True  # **kwargs is opaque; loss=... names it
+    for a in args:
+        if isinstance(a, ast.Starred):
+            return True
+        refs = _names_in(a)
+        if _refs_any(refs, derived) or any(LOSS_WORD.search(r.split(".")[-1]) for r in refs):
+            return True
+        for sub in ast.walk(a):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and LOSS_WORD.search(sub.value):
+                # `wandb.log({"train/loss": ...})` or a format string naming the loss:
+                # the author says this is the loss; trust them.
+                return True
+            if isinstance(sub, ast.Call) and dotted_name(sub.func) in ("locals", "vars", "globals"):
+                return True
+    return False
+
+
+def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+    """DLL101's evidence: some log in or after the loop (or in a caller, or in a local
+    helper it hands the value to) carries the loss or a value derived from it."""
+    seeds: set[str] = set()
+    for expr in tl.loss_exprs:
+        seeds |= _names_in(expr)
+    # `loss = train_step(batch)`: the step function's result is the loss.
+    for sc in tl.step_calls:
+        info = sc.info
+        if isinstance(info.stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = info.stmt.targets if isinstance(info.stmt, ast.Assign) else [info.stmt.target]
+            for t in targets:
+                seeds |= _target_names(t)
+        target = facts.local_target(sc)
+        if target is not None and _scope_logs_its_loss(facts, target):
+            return True
+    if not seeds and not tl.step_calls:
+        return True  # no loss to speak of (TF/Keras train_on_batch...): cannot decide
+    derived = loss_derived_names(tl.scope, seeds, facts)
+    candidates = _calls_in_span(facts, tl.loop, tl.scope) + _after_loop(tl.scope, tl.loop)
+    for site in candidates:
+        if _is_possibly_logging(facts, site) and _call_refs_loss(site, derived):
+            return True
+        target = facts.local_target(site)
+        if target is not None and _call_refs_loss(site, derived) and facts.scope_logs(target):
+            return True
+    # Returned to a caller that logs it.
+    if not tl.scope.is_module and _returns_any(tl.scope, derived):
+        for caller in _callers(facts, tl.scope):
+            bound: set[str] = set()
+            stmt = caller.info.stmt
+            if isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    bound |= _target_names(t)
+            elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+                bound |= _target_names(stmt.target)
+            if not bound:
+                # Used inline: `print(train_epoch(...))` / `log(train(...))`
+                for c in caller.scope.calls:
+                    if c is not caller and c.info is caller.info and _is_possibly_logging(facts, c):
+                        return True
+                continue
+            caller_derived = loss_derived_names(caller.scope, bound, facts)
+            for c in _caller_neighbourhood(facts, caller):
+                if (_is_possibly_logging(facts, c) or (facts.local_target(c) and facts.scope_logs(facts.local_target(c)))) and _call_refs_loss(c, caller_derived):
+                    return True
+    return False
+
+
+def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
+    seeds: set[str] = set()
+    for c in facts.calls_in("training_backward"):
+        if c.scope is scope:
+            loss = _loss_of_backward(c)
+            if loss is not None:
+                seeds |= _names_in(loss)
+    derived = loss_derived_names(scope, seeds, facts)
+    return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in scope.calls)
+
+
+def _returns_any(scope: Scope, derived: set[str]) -> bool:
+    stack = list(scope.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Return) and n.value is not None:
+            if _refs_any(_names_in(n.value), derived) or isinstance(n.value, (ast.Dict, ast.Tuple)) and any(
+                LOSS_WORD.search(r) for r in _names_in(n.value)
+            ):
+                return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+# -- Lightning --------------------------------------------------------------------------
+
+
+def _lightning_steps(facts: ModuleFacts) -> list[Scope]:
+    out = []
+    for scope in facts.scopes:
+        if scope.name == "training_step" and scope.class_name and any(LIGHTNING_BASES.search(b) for b in scope.class_bases):
+            out.append(scope)
+    return out
+
+
+def _returns_log_dict(scope: Scope) -> ast.AST | None:
+    """Lightning 1.x `return {"loss": loss, "log": {...}}`: ignored by Lightning 2.x."""
+    for n in ast.walk(scope.node):
+        if isinstance(n, ast.Return) and isinstance(n.value, ast.Dict):
+            for key in n.value.keys:
+                if isinstance(key, ast.Constant) and key.value == "log":
+                    return n
+    return None
+
+
+# -- context for fixes ------------------------------------------------------------------
+
+
+def _loop_vars(loop: ast.AST) -> tuple[str | None, str | None]:
+    """(index-like variable, whole target) of a `for` loop: `for i, batch in enumerate(x)`
+    → ("i", ...); `for epoch in range(n)` → ("epoch", ...)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return None, None
+    target = loop.target
+    it = loop.iter
+    if isinstance(it, ast.Call) and dotted_name(it.func) in ("enumerate",) and isinstance(target, ast.Tuple) and target.elts:
+        first = target.elts[0]
+        return (first.id if isinstance(first, ast.Name) else None), None
+    if isinstance(it, ast.Call) and dotted_name(it.func) in ("range", "trange", "tqdm.trange") and isinstance(target, ast.Name):
+        return target.id, None
+    return None, None
+
+
+def _loop_context(facts: ModuleFacts, tl: TrainingLoop) -> dict:
+    step, _ = _loop_vars(tl.inner)
+    epoch = None
+    if tl.loop is not tl.inner:
+        epoch, _ = _loop_vars(tl.loop)
+    elif not tl.scope.is_module:
+        # The epoch loop may be in the caller; a parameter named epoch is in scope.
+        args = tl.scope.node.args  # type: ignore[attr-defined]
+        names = [a.arg for a in args.args + args.kwonlyargs]
+        epoch = next((n for n in names if n in ("epoch", "ep", "epoch_idx", "cur_epoch", "current_epoch")), None)
+    loss_text = None
+    loss_is_tensor = True
+    if tl.loss_exprs:
+        expr = tl.loss_exprs[0]
+        loss_text = facts.segment(expr)
+    else:
+        for sc in tl.step_calls:
+            stmt = sc.info.stmt
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                loss_text = stmt.targets[0].id
+                loss_is_tensor = False
+                break
+    bases = list(tl.scope.class_bases)
+    return {
+        "loss": loss_text,
+        "loss_is_tensor": loss_is_tensor,
+        "step": step,
+        "epoch": epoch,
+        "loop_line": tl.loop.lineno,
+        "anchor_line": tl.inner.lineno,
+        "anchor": "loop_end",
+        "scope": tl.scope.qualname,
+        "class_bases": bases,
+    }
+
+
+# -- the rules --------------------------------------------------------------------------
+
+
+def _disabled_logging(site: CallSite) -> str | None:
+    for kw in site.node.keywords:
+        if kw.arg in DISABLED_LOGGING_KWARGS and isinstance(kw.value, (ast.Constant, ast.Tuple, ast.List)):
+            value = kw.value.value if isinstance(kw.value, ast.Constant) else tuple(kw.value.elts)
+            if value in DISABLED_LOGGING_KWARGS[kw.arg] or (isinstance(value, tuple) and not value and kw.arg == "report_to"):
+                return f"{kw.arg}={'[]' if isinstance(value, tuple) else repr(value)}"
+    return None
+
+
+def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, str]]:
+    """`Trainer(logger=False)`, `model.fit(..., verbose=0)`, `TrainingArguments(report_to="none")`
+    where nothing else in the file logs training."""
+    for site in facts.calls:
+        name = site.name or ""
+        last = name.rsplit(".", 1)[-1]
+        if last in ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "fit", "fit_generator", "SFTConfig") or name.endswith(".pl.Trainer"):
+            what = _disabled_logging(site)
+            if what is None:
+                continue
+            if last in ("fit", "fit_generator") and not framework_training_calls(facts):
+                continue
+            if last == "Trainer" and what.startswith("report_to"):
+                continue
+            yield site, what
+
+
+@rule("DLL100")
+def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    """A training loop with no logging anywhere in it (or in what it calls / right after)."""
+    for tl in training_loops(facts):
+        if logs_anything(facts, tl):
+            continue
+        yield Report(tl.loop, context=_loop_context(facts, tl), span=header_span(tl.loop))
+    for site, what in _framework_logging_disabled(facts):
+        if any(facts.is_logging(c) for c in facts.logging_calls if not c.scope.is_module or c.scope is site.scope):
+            continue
+        yield Report(
+            site.node,
+            context={"anchor_line": site.node.lineno, "anchor": "after", "scope": site.scope.qualname, "disabled": what},
+            message=f"training loop logs nothing (no loss, no progress): the framework's logging is switched off ({what})",
+            fixable=False,
+        )
+    for scope in _lightning_steps(facts):
+        log_dict = _returns_log_dict(scope)
+        if log_dict is not None and not facts.scope_logs(scope):
+            yield Report(
+                scope.node,
+                span=header_span(scope.node),
+                context={"anchor_line": log_dict.lineno, "anchor": "before", "scope": scope.qualname, "class_bases": list(scope.class_bases), "lightning": True},
+                message="training loop logs nothing (no loss, no progress): Lightning 2.x ignores the returned {'log': ...} dict",
+            )
+        elif not facts.scope_logs(scope) and not _scope_has_possibly_logging(facts, scope):
+            loss = _returned_name(scope)
+            yield Report(
+                scope.node,
+                span=header_span(scope.node),
+                context={
+                    "anchor_line": _last_return_line(scope) or scope.node.lineno,
+                    "anchor": "before",
+                    "scope": scope.qualname,
+                    "class_bases": list(scope.class_bases),
+                    "lightning": True,
+                    "loss": loss,
+                    "loss_is_tensor": True,
+                },
+            )
+
+
+def _scope_has_possibly_logging(facts: ModuleFacts, scope: Scope) -> bool:
+    return any(_is_possibly_logging(facts, c) for c in scope.calls)
+
+
+def _returned_name(scope: Scope) -> str | None:
+    for n in ast.walk(scope.node):
+        if isinstance(n, ast.Return) and isinstance(n.value, ast.Name):
+            return n.value.id
+    return None
+
+
+def _last_return_line(scope: Scope) -> int | None:
+    last = None
+    for stmt in scope.body:
+        if isinstance(stmt, ast.Return):
+            last = stmt.lineno
+    return last
+
+
+@rule("DLL101")
+def loss_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    """A training loop that logs, but never the loss it backpropagates."""
+    for tl in training_loops(facts):
+        if not logs_anything(facts, tl) or logs_loss(facts, tl):
+            continue
+        ctx = _loop_context(facts, tl)
+        if ctx["loss"] is None:
+            continue
+        log_site = next(
+            (c for c in _calls_in_span(facts, tl.loop, tl.scope) if facts.is_logging(c)),
+            None,
+        )
+        ctx["log_line"] = log_site.node.lineno if log_site else None
+        yield Report(tl.loop, context=ctx, span=header_span(tl.loop))
+
+
+@rule("DLL102")
+def gpu_memory_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    """A GPU training loop that never logs memory or utilisation."""
+    loops = training_loops(facts)
+    if not loops or facts.calls_in("gpu_memory"):
+        return
+    uses_cuda = any(
+        (c.method == "cuda") or (c.name or "").startswith("torch.cuda.") for c in facts.calls
+    ) or any("cuda" in line for line in facts.lines if "cuda" in line and ".to(" in line or "device(" in line and "cuda" in line)
+    if not uses_cuda:
+        return
+    for tl in loops:
+        step, _ = _loop_vars(tl.inner)
+        yield Report(
+            tl.loop,
+            span=header_span(tl.loop),
+            context={"anchor_line": tl.inner.lineno, "anchor": "loop_end", "loop_line": tl.loop.lineno, "step": step, "scope": tl.scope.qualname},
+        )
