@@ -1,0 +1,285 @@
+"""The fix API: findings → text edits that insert idiomatic logging.
+
+    fixes_for_finding(source, finding, config, backend=None) -> list[Fix]
+    fix_source(source, path, config, *, select=None, backend=None) -> FixResult
+    detect_backends(source) -> list[str]
+    TextEdit(start_line, start_column, end_line, end_column, new_text)  # 0-based, code points
+
+Edits are computed from positions in the one parse of the file (the engine's ``ast``) and
+only ever insert lines or replace the one expression a fix rewrites; every other byte of
+the file (tabs, CRLF, a BOM, non-ASCII text, comments) stays as it was. Expression rewrites
+(adding the loss to an existing log call) go through libcst so the call keeps its own
+formatting. Templates are text in ``rules/templates.yaml``.
+"""
+from __future__ import annotations
+
+import ast
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ..config import BACKENDS, Config
+from ..engine import FILE_NOQA_RE, SourceError, check_tree, parse_source
+from ..findings import Finding
+from . import emit
+from .analysis import FileInfo, StmtRef
+from .rules import BUILDERS, NoFix, Plan, Target
+from .templates import MESSAGE_BACKENDS
+from .text import TextEdit, apply_edits, edits_overlap
+
+__all__ = ["Fix", "FixResult", "TextEdit", "detect_backends", "fix_source", "fixes_for_finding", "apply_edits"]
+
+BOM = "\ufeff"
+
+
+@dataclass
+class Fix:
+    title: str
+    backend: str
+    edits: list[TextEdit]
+    preferred: bool = False
+    # How many of ``edits`` are the module header (imports, the logger): shared by fixes.
+    header_edits: int = field(default=0, repr=False, compare=False)
+
+
+@dataclass
+class FixResult:
+    source: str
+    edits: list[TextEdit] = field(default_factory=list)
+    fixed: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+
+# -- backends ----------------------------------------------------------------------------
+
+_INFO_CACHE: "OrderedDict[str, FileInfo]" = OrderedDict()
+
+
+def _file_info(text: str, tree: ast.Module | None = None) -> FileInfo:
+    info = _INFO_CACHE.get(text)
+    if info is None:
+        info = FileInfo.build(text, tree)
+        _INFO_CACHE[text] = info
+        while len(_INFO_CACHE) > 8:
+            _INFO_CACHE.popitem(last=False)
+    else:
+        _INFO_CACHE.move_to_end(text)
+    return info
+
+
+def _trackers(info: FileInfo) -> list[str]:
+    found = []
+    if info.wandb_used and info.module_alias("wandb"):
+        found.append("wandb")
+    if info.mlflow_used and info.module_alias("mlflow"):
+        found.append("mlflow")
+    if info.writers:
+        found.append("tensorboard")
+    if info.lightning_classes:
+        found.append("lightning")
+    if any(has for _, has in info.accelerators):
+        found.append("accelerate")
+    return found
+
+
+def _backends(info: FileInfo, configured: str | None = None) -> list[str]:
+    order = _trackers(info)
+    kinds = [kind for _, kind in info.loggers]
+    if "loguru" in kinds:
+        order.append("loguru")
+    if "logging" in kinds or info.logging_module_used:
+        order.append("logging")
+    if configured and configured not in order:
+        if configured in MESSAGE_BACKENDS or configured in _trackers(info):
+            order.append(configured)
+    for fallback in ("logging", "print"):
+        if fallback not in order:
+            order.append(fallback)
+    return order
+
+
+def detect_backends(source: str) -> list[str]:
+    """The logging backends this file already uses, in preference order, then the fallbacks."""
+    text = source[1:] if source.startswith(BOM) else source
+    try:
+        info = _file_info(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return ["logging", "print"]
+    return _backends(info)
+
+
+def _target(info: FileInfo, backend: str, func, config: Config) -> Target:
+    """The message backend used alongside ``backend`` (a tracker falls back to it)."""
+    existing = info.logger_for(func)
+    wanted = backend if backend in MESSAGE_BACKENDS else None
+    if wanted is None:
+        if existing:
+            return Target(backend, existing[1], existing[0])
+        if info.logging_module_used:
+            return Target(backend, "logging", "logging")
+        wanted = config.backend if config.backend in MESSAGE_BACKENDS else "logging"
+    if wanted == "print":
+        return Target(backend, "print", None)
+    if existing and existing[1] == wanted:
+        return Target(backend, wanted, existing[0])
+    if wanted == "logging" and info.logging_module_used:
+        return Target(backend, "logging", "logging")
+    if wanted == "loguru":
+        return Target(backend, "loguru", "logger", needs_loguru_import="logger" not in info.module_bound)
+    name = "logger" if "logger" not in info.module_bound else "log" if "log" not in info.module_bound else "_logger"
+    return Target(backend, "logging", name, needs_header=True)
+
+
+def _scope_func(info: FileInfo, finding: Finding):
+    ref: StmtRef | None = info.enclosing_stmt(finding.context.get("anchor_line") or finding.line)
+    if ref is None:
+        return None
+    if ref.func is None and isinstance(ref.stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ref.stmt
+    return ref.func
+
+
+def _runs_as_script(info: FileInfo) -> bool:
+    if info.main_guard is not None:
+        return True
+    return any(
+        isinstance(s, (ast.For, ast.While)) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call))
+        for s in info.tree.body
+    )
+
+
+def _header_for(info: FileInfo, target: Target, plan: Plan) -> list[TextEdit]:
+    inserted = "".join(e.new_text for e in plan.edits)
+    if target.needs_header and f"{target.logger}." in inserted:
+        configure = not info.configures_logging and _runs_as_script(info)
+        return emit.logger_header_edits(info, target.logger, configure=configure)
+    if target.needs_loguru_import and f"{target.logger}." in inserted:
+        return [emit.import_edit(info, "from loguru import logger", "loguru")]
+    return []
+
+
+def _build(info: FileInfo, finding: Finding, config: Config, backend: str | None) -> list[Fix]:
+    fn = BUILDERS.get(finding.code)
+    if fn is None:
+        return []
+    func = _scope_func(info, finding)
+    if backend:
+        candidates = [backend]
+    else:
+        candidates = _backends(info, config.backend)
+    ctx = dict(finding.context or {})
+    fixes: list[Fix] = []
+    seen: set[tuple] = set()
+    for b in candidates:
+        if b not in BACKENDS:
+            continue
+        target = _target(info, b, func, config)
+        try:
+            plan = fn(info, finding, ctx, target, config)
+        except NoFix:
+            continue
+        except (SyntaxError, ValueError, KeyError, IndexError, AttributeError, TypeError, RecursionError):
+            # A builder that cannot understand this site offers nothing rather than a bad edit.
+            continue
+        header = [*plan.header, *_header_for(info, target, plan)]
+        edits = [*header, *plan.edits]
+        key = tuple(edits)
+        if not edits or key in seen:
+            continue
+        seen.add(key)
+        fixes.append(Fix(title=plan.title, backend=plan.backend, edits=edits, header_edits=len(header)))
+    if fixes:
+        fixes[0].preferred = True
+    return fixes
+
+
+def _shift_bom(edits: list[TextEdit]) -> list[TextEdit]:
+    return [
+        TextEdit(e.start_line, e.start_column + (e.start_line == 0), e.end_line, e.end_column + (e.end_line == 0), e.new_text)
+        for e in edits
+    ]
+
+
+def fixes_for_finding(source: str, finding: Finding, config: Config, backend: str | None = None) -> list[Fix]:
+    """The fixes for one finding: the preferred one (the file's backend) first, then the
+    plausible alternatives. Empty when no correct fix can be written."""
+    bom = source.startswith(BOM)
+    text = source[1:] if bom else source
+    try:
+        info = _file_info(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    fixes = _build(info, finding, config, backend)
+    if bom:
+        for f in fixes:
+            f.edits = _shift_bom(f.edits)
+    return fixes
+
+
+def _findings(text: str, tree: ast.Module, path: str, config: Config, codes) -> list[Finding]:
+    if FILE_NOQA_RE.search(text):
+        return []
+    return check_tree(tree, text.splitlines(), path, config, noqa=True, codes=codes)
+
+
+def fix_source(
+    source: str,
+    path: str,
+    config: Config,
+    *,
+    select: set[str] | None = None,
+    backend: str | None = None,
+) -> FixResult:
+    """Fix every fixable finding of one file's text (one preferred fix per finding)."""
+    bom = source.startswith(BOM)
+    text = source[1:] if bom else source
+    codes = frozenset(select) if select is not None else None
+    try:
+        tree = parse_source(text, path)
+    except SourceError:
+        from ..engine import check_source
+
+        return FixResult(source=source, remaining=check_source(text, path, config).findings)
+    findings = _findings(text, tree, path, config, codes)
+    if not findings:
+        return FixResult(source=source)
+    info = _file_info(text, tree)
+    header: list[TextEdit] = []
+    body: list[TextEdit] = []
+    fixed: list[Finding] = []
+    for finding in findings:
+        if not finding.fixable:
+            continue
+        fixes = _build(info, finding, config, backend)
+        if not fixes:
+            continue
+        new_edits = [e for e in fixes[0].edits if e not in header and e not in body]
+        if any(edits_overlap(e, other) for e in new_edits for other in header + body):
+            continue
+        head = fixes[0].edits[: fixes[0].header_edits]
+        for e in new_edits:
+            (header if e in head else body).append(e)
+        fixed.append(finding)
+    edits = header + body
+    new_text = _apply_checked(text, path, edits)
+    if new_text is None:
+        return FixResult(source=source, remaining=findings)
+    try:
+        new_tree = parse_source(new_text, path)
+        remaining = _findings(new_text, new_tree, path, config, codes)
+    except SourceError:
+        return FixResult(source=source, remaining=findings)
+    out_edits = _shift_bom(edits) if bom else edits
+    return FixResult(source=(BOM if bom else "") + new_text, edits=out_edits, fixed=fixed, remaining=remaining)
+
+
+def _apply_checked(text: str, path: str, edits: list[TextEdit]) -> str | None:
+    try:
+        new_text = apply_edits(text, edits)
+        compile(new_text, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (ValueError, SyntaxError):
+        return None
+    return new_text

@@ -1,0 +1,223 @@
+"""Where inserted code goes and how it is written: placements, indentation, the file's
+newline, and the header (``import logging`` + ``logger = logging.getLogger(__name__)``)
+a file without a logger needs.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .analysis import FUNC_TYPES, STDLIB, FileInfo, StmtRef
+from .templates import setting
+from .text import TextEdit, byte_to_char, indentation, line_ending, strip_eol
+
+TEMPLATE_INDENT = "    "
+
+
+@dataclass(frozen=True)
+class Point:
+    """Insert before 0-based ``line`` at column 0, indented with ``indent``."""
+
+    line: int
+    indent: str
+    func: ast.AST | None
+    cls: ast.ClassDef | None
+
+
+def _starts_its_line(info: FileInfo, stmt: ast.stmt) -> bool:
+    line = info.line(stmt.lineno)
+    return len(indentation(line)) == byte_to_char(line, stmt.col_offset)
+
+
+def after(info: FileInfo, ref: StmtRef) -> Point | None:
+    if not _starts_its_line(info, ref.stmt):
+        return None
+    end = ref.stmt.end_lineno or ref.stmt.lineno
+    # `a(); b()` on the anchor's last line: go after the whole line.
+    return Point(end, indentation(info.line(ref.stmt.lineno)), ref.func, ref.cls)
+
+
+def before(info: FileInfo, ref: StmtRef) -> Point | None:
+    if not _starts_its_line(info, ref.stmt):
+        return None
+    return Point(ref.stmt.lineno - 1, indentation(info.line(ref.stmt.lineno)), ref.func, ref.cls)
+
+
+def body_of(stmt: ast.AST) -> list[ast.stmt]:
+    body = getattr(stmt, "body", None)
+    return body if isinstance(body, list) else []
+
+
+def loop_end(info: FileInfo, ref: StmtRef) -> Point | None:
+    body = body_of(ref.stmt)
+    if not body or body[0].lineno == ref.stmt.lineno:
+        return None  # one-line suite: `for x in y: step(x)`
+    last = body[-1]
+    func = ref.stmt if isinstance(ref.stmt, FUNC_TYPES) else ref.func
+    return Point(last.end_lineno or last.lineno, indentation(info.line(body[0].lineno)), func, ref.cls)
+
+
+def body_start(info: FileInfo, ref: StmtRef, *, after_setup: bool = True) -> Point | None:
+    """The start of a compound statement's body, past a docstring and past the set-up lines
+    (logging configuration) a log must not precede."""
+    body = body_of(ref.stmt)
+    if not body or body[0].lineno == ref.stmt.lineno:
+        return None
+    func = ref.stmt if isinstance(ref.stmt, FUNC_TYPES) else ref.func
+    index = 0
+    if isinstance(ref.stmt, FUNC_TYPES) and _is_docstring(body[0]):
+        index = 1
+    if after_setup:
+        for i, stmt in enumerate(body[index:], index):
+            if _configures_logging(info, stmt):
+                index = i + 1
+    if index >= len(body):
+        last = body[-1]
+        return Point(last.end_lineno or last.lineno, indentation(info.line(body[0].lineno)), func, ref.cls)
+    target = body[index]
+    return Point(target.lineno - 1, indentation(info.line(target.lineno)), func, ref.cls)
+
+
+def _configures_logging(info: FileInfo, stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
+        return False
+    func = stmt.value.func
+    name = info.resolve(_dotted(func)) or ""
+    return name in ("logging.basicConfig", "logging.config.dictConfig", "logging.config.fileConfig") or name.endswith(".add") and "logger" in name
+
+
+def _dotted(node) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+# -- the module header -----------------------------------------------------------------
+
+def _leading_block(info: FileInfo) -> tuple[list[ast.stmt], int]:
+    """(import statements of the leading block, 1-based last line of docstring/__future__)."""
+    imports: list[ast.stmt] = []
+    preamble_end = 0
+    for i, stmt in enumerate(info.tree.body):
+        if i == 0 and _is_docstring(stmt):
+            preamble_end = stmt.end_lineno or stmt.lineno
+            continue
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            preamble_end = stmt.end_lineno or stmt.lineno
+            continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            imports.append(stmt)
+            continue
+        if isinstance(stmt, (ast.Try, ast.If)) and stmt.body and all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in stmt.body):
+            imports.append(stmt)
+            continue
+        break
+    return imports, preamble_end
+
+
+def _module_of(stmt: ast.stmt) -> str:
+    if isinstance(stmt, ast.Import):
+        return stmt.names[0].name
+    if isinstance(stmt, ast.ImportFrom):
+        return stmt.module or ""
+    return "\uffff"
+
+
+def import_edit(info: FileInfo, statement: str, module: str) -> TextEdit:
+    """Insert an import into the leading import block: a stdlib module in sorted place among
+    the stdlib imports, anything else after the last import."""
+    imports, preamble_end = _leading_block(info)
+    nl = line_ending(info.text)
+    simple = [s for s in imports if isinstance(s, (ast.Import, ast.ImportFrom))]
+    if module.split(".")[0] in STDLIB:
+        stdlib = [s for s in simple if _module_of(s).split(".")[0] in STDLIB]
+        for stmt in stdlib:
+            if _module_of(stmt) > module:
+                return insert_at(info, stmt.lineno - 1, [statement])
+        if stdlib:
+            last = stdlib[-1]
+            return insert_at(info, last.end_lineno or last.lineno, [statement])
+        if imports:
+            return insert_at(info, imports[0].lineno - 1, [statement])
+    elif imports:
+        last = imports[-1]
+        return insert_at(info, last.end_lineno or last.lineno, [statement])
+    if preamble_end:
+        return insert_at(info, preamble_end, [statement])
+    return insert_at(info, 0, [statement])
+
+
+def after_imports_line(info: FileInfo) -> int:
+    imports, preamble_end = _leading_block(info)
+    if imports:
+        return imports[-1].end_lineno or imports[-1].lineno
+    return preamble_end
+
+
+def logger_header_edits(info: FileInfo, logger_name: str, *, configure: bool) -> list[TextEdit]:
+    """``import logging`` (when missing) and ``logger = logging.getLogger(__name__)`` after the
+    imports; with ``configure``, ``logging.basicConfig(level=logging.INFO)`` where the script
+    starts, so the INFO records it will emit are shown at all."""
+    header = setting("header") or {}
+    edits = []
+    if info.imports.get("logging") != "logging":
+        edits.append(import_edit(info, header.get("import", "import logging"), "logging"))
+    line = after_imports_line(info)
+    logger_stmt = header.get("logger", "logger = logging.getLogger(__name__)").replace("logger =", f"{logger_name} =", 1)
+    lines = ["", logger_stmt]
+    configure_here = configure and info.main_guard is None
+    if configure_here:
+        lines.append(header.get("basic_config", "logging.basicConfig(level=logging.INFO)"))
+    next_line = info.line(line + 1)
+    if next_line.strip() and line + 1 <= len(info.lines):
+        lines.append("")
+    if line == 0:
+        lines = lines[1:] + ([""] if lines[-1] != "" else [])
+    edits.append(insert_at(info, line, lines))
+    if configure and info.main_guard is not None:
+        point = body_start(info, info.by_id[id(info.main_guard)], after_setup=False)
+        if point is not None:
+            edits.append(insert_at(info, point.line, [header.get("basic_config", "logging.basicConfig(level=logging.INFO)")], point.indent))
+    return edits
+
+
+# -- writing code ----------------------------------------------------------------------
+
+def reindent(code: str, indent: str, unit: str) -> list[str]:
+    """Template lines (4-space levels) → the file's indentation (tabs stay tabs)."""
+    out = []
+    for raw in code.rstrip("\n").split("\n"):
+        stripped = raw.lstrip(" ")
+        if not stripped:
+            out.append("")
+            continue
+        levels = (len(raw) - len(stripped)) // len(TEMPLATE_INDENT)
+        out.append(indent + unit * levels + stripped)
+    return out
+
+
+def insert_at(info: FileInfo, line: int, lines: list[str], indent: str = "") -> TextEdit:
+    """Insert whole lines before 0-based ``line`` (at the end of a file without a final newline,
+    a newline is put first)."""
+    nl = line_ending(info.text)
+    body = "".join((indent + l if l else "") + nl for l in lines)
+    if line >= len(info.lines):
+        if info.lines and not info.lines[-1].endswith(("\n", "\r")):
+            last = len(info.lines) - 1
+            col = len(strip_eol(info.lines[last]))
+            return TextEdit(last, col, last, col, nl + body[: -len(nl)])
+        line = len(info.lines)
+    return TextEdit(line, 0, line, 0, body)
+
+
+def code_edit(info: FileInfo, point: Point, code: str) -> TextEdit:
+    return insert_at(info, point.line, reindent(code, point.indent, info.indent_unit))
