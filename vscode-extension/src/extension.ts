@@ -78,9 +78,12 @@ function showMissingPackage(interpreter: Interpreter, reason: string): void {
       : interpreter.source === "python-extension"
         ? "the Python extension's active environment"
         : "python3 on PATH";
+  const problem = reason.startsWith("interpreter not found")
+    ? `the Python interpreter ${interpreter.python} (${where}) was not found`
+    : `flake8-dllog is not installed in the Python interpreter ${interpreter.python} (${where}): ${reason}`;
   const message =
-    `dllog: flake8-dllog is not installed in the Python interpreter ${interpreter.python} (${where}): ${reason}. ` +
-    `Install it with: ${pip}`;
+    `dllog: ${problem}. The server needs flake8-dllog; set dllog.interpreter to a Python that has it, ` +
+    `or install it with: ${pip}`;
   log.error(message);
   // Not awaited: the promise only settles when the user dismisses the notification.
   void vscode.window.showErrorMessage(message, "Show Output", "Copy Install Command", "Open Settings").then((choice) => {
