@@ -1,4 +1,259 @@
-"""Detectors for the device rules (see rules/DLL*.yaml for their docs)."""
+"""DLL400: a model moved to an accelerator, with the device never logged in that scope.
+
+Only *models* count: data moved inside loops, ``.to(dtype)``, ``.to(memory_format=...)`` and
+objects the engine cannot tell are models stay silent. A model is a name like ``model``,
+``net``, ``encoder``, ``self.model``; an instance of an ``nn.Module`` class defined in the
+file; or the result of a known constructor or builder (``torchvision.models.*``,
+``timm.create_model``, ``*.from_pretrained``, ``build_model()``…), inline or via a name.
+
+Evidence: a log in the scope that mentions the device expression (or a name in it), the
+accelerator or CUDA/GPU, or a log where that device was created (the function that binds it,
+the caller that passes it in, ``__init__`` for ``self.device``). Reported once per scope.
+"""
 from __future__ import annotations
 
-from . import Report, rule  # noqa: F401
+import ast
+import re
+from typing import Iterator
+
+from ..config import Config
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
+from . import Report, rule
+from .saving import GENERIC_NAMES, _assigned_target, index_of
+
+MODEL_NAME = re.compile(
+    r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
+    r"actor|policy|transformer|unet|vae|autoencoder|teacher|student|module|ema)s?\d*$"
+    r"|^[a-z]*net\d*$|^net[a-z]\d*$|^(?:g|d|netg|netd|gen|disc)\d*$",
+    re.I,
+)
+MODEL_CLASS_BASE = re.compile(r"(^|\.)(Module|LightningModule|Sequential|ModuleList|ModuleDict|PreTrainedModel|Model|[A-Za-z]*Model)$")
+MODEL_FACTORY = re.compile(
+    r"(^|\.)(torchvision\.models\.\w+|models\.\w+|timm\.create_model|create_model|build_model|get_model|make_model|"
+    r"load_model|init_model|setup_model|model_fn|DataParallel|DistributedDataParallel|DDP|Sequential|"
+    r"from_pretrained|from_config|hub\.load)$"
+    r"|^torch\.nn\.[A-Z]\w*$|^torchvision\.models\.",
+)
+DEVICE_TEXT = re.compile(r"device|\bdev\b|gpu|cuda|rank|accelerator|\bmps\b|\bxla\b|\btpu\b|\bnpu\b|\bxpu\b|\bhpu\b", re.I)
+DTYPE_TEXT = re.compile(r"dtype|float|half|bfloat16|\bint\d*\b|bool|complex|memory_format|channels_last", re.I)
+ACCELERATOR_STRING = re.compile(r"^(cuda|mps|xla|npu|xpu|hpu|tpu)(:\d+)?$", re.I)
+# Devices picked by a framework from its launch configuration, not by this code.
+FRAMEWORK_DEVICE = re.compile(r"(^|\.)(accelerator|fabric|trainer|strategy)\.(device|root_device)$")
+# A log that says where things run, whatever it names its device.
+PLACEMENT_LOG = re.compile(
+    r"device|cuda|\bgpus?\b|\bmps\b|\btpu\b|\bxla\b|accelerator\.state|get_device_name|device_count|is_available",
+    re.I,
+)
+
+
+def _module_classes(facts: ModuleFacts) -> set[str]:
+    """Classes defined in the file that are (transitively) nn.Modules."""
+    cached = getattr(facts, "_dllog_module_classes", None)
+    if cached is not None:
+        return cached
+    classes: dict[str, list[str]] = {}
+    for info in facts.stmt_infos.values():
+        if isinstance(info.stmt, ast.ClassDef):
+            classes[info.stmt.name] = [dotted_name(b, facts.aliases) or "" for b in info.stmt.bases]
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, bases in classes.items():
+            if name in found:
+                continue
+            if any(MODEL_CLASS_BASE.search(b) or b.rsplit(".", 1)[-1] in found for b in bases):
+                found.add(name)
+                changed = True
+    facts._dllog_module_classes = found  # type: ignore[attr-defined]
+    return found
+
+
+def _is_model_constructor(facts: ModuleFacts, call: ast.Call) -> bool:
+    name = dotted_name(call.func, facts.aliases) or ""
+    if not name or "?" in name:
+        return False
+    last = name.rsplit(".", 1)[-1]
+    if last in _module_classes(facts):
+        return True
+    if last == "from_pretrained" and facts.vocabulary.matcher("load_exclusions").match(name):
+        return False
+    return bool(MODEL_FACTORY.search(name))
+
+
+def _is_model(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 3) -> bool:
+    if expr is None or depth <= 0:
+        return False
+    if isinstance(expr, ast.Call):
+        if _is_model_constructor(facts, expr):
+            return True
+        # `model.cuda().to(...)`, `Net().to(device).eval()`: look through chained calls.
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr in ("cuda", "to", "eval", "train", "float", "half", "bfloat16", "double", "requires_grad_"):
+            return _is_model(facts, site, func.value, depth - 1)
+        return False
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        last = expr.id if isinstance(expr, ast.Name) else expr.attr
+        if MODEL_NAME.match(last):
+            return True
+        if isinstance(expr, ast.Name):
+            bound = index_of(facts).binding(site.scope, expr.id, site.node.lineno)
+            if bound is not None and bound is not expr:
+                return _is_model(facts, site, bound, depth - 1)
+    return False
+
+
+def _device_of(facts: ModuleFacts, site: CallSite) -> ast.expr | None | bool:
+    """The device expression of an accelerator transfer; True for a bare ``.cuda()``;
+    None when the call is not an accelerator transfer (dtype, memory format, CPU)."""
+    method = site.method
+    if method == "cuda":
+        return site.node.args[0] if site.node.args else (site.kwarg("device") or True)
+    if method not in ("to", "to_device"):
+        return None
+    dev = site.kwarg("device")
+    if dev is None:
+        if not site.node.args or isinstance(site.node.args[0], ast.Starred):
+            return None
+        dev = site.node.args[0]
+    if isinstance(dev, ast.Constant):
+        if isinstance(dev.value, str):
+            return dev if ACCELERATOR_STRING.match(dev.value) else None
+        if isinstance(dev.value, int) and not isinstance(dev.value, bool):
+            return dev
+        return None
+    text = facts.segment(dev)
+    if isinstance(dev, ast.Call):
+        name = dotted_name(dev.func, facts.aliases) or ""
+        if facts.vocabulary.matcher("device_factory").match(name):
+            return dev
+    if isinstance(dev, ast.JoinedStr):
+        return dev if re.search(r"cuda|mps|xla|npu|xpu", text, re.I) else None
+    if DTYPE_TEXT.search(text) and not re.search(r"device", text, re.I):
+        return None
+    return dev if DEVICE_TEXT.search(text) else None
+
+
+def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tuple[set[str], set[str]]:
+    """(names that hold the device, config objects printed whole that contain it).
+
+    ``device = torch.device(args.device)``: a log of ``device`` or ``args.device`` names it,
+    and so does ``print(args)`` (the namespace is printed with its ``device`` field)."""
+    keys: set[str] = set()
+    wholes: set[str] = set()
+    if dev is None:
+        return keys, wholes
+    exprs = [dev]
+    if isinstance(dev, ast.Name):
+        bound = index_of(facts).binding(site.scope, dev.id, site.node.lineno)
+        if bound is not None:
+            exprs.append(bound)
+    for expr in exprs:
+        text = facts.segment(expr)
+        if text and expr is dev:
+            keys.add(text)
+        for node in ast.walk(expr):
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                t = dotted_name(node)
+                if t and "?" not in t and t not in GENERIC_NAMES and t.split(".")[0] not in ("torch", "os"):
+                    keys.add(t)
+                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
+                        wholes.add(node.value.id)
+    return keys, wholes
+
+
+def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
+    keys, wholes = keys_and_wholes
+    patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
+    patterns += [re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])") for w in wholes]
+    for site in index_of(facts).evidence.get(id(scope), ()):
+        args = list(site.node.args) + [kw.value for kw in site.node.keywords]
+        texts = [facts.segment(a) for a in args]
+        if facts.is_logging(site):
+            if any(PLACEMENT_LOG.search(t) for t in texts):
+                return True
+        # A same-module helper that logs and is handed the device (`log_env(device)`).
+        if any(p.search(t) for p in patterns for t in texts):
+            return True
+    return False
+
+
+def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> list[Scope]:
+    """Where the device a transfer uses was created: the binder of its name, or callers."""
+    if dev is None:
+        return []
+    idx = index_of(facts)
+    heads: set[str] = set()
+    for node in ast.walk(dev):
+        if isinstance(node, ast.Name):
+            heads.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            t = dotted_name(node)
+            if t:
+                heads.add(t)
+    out: list[Scope] = []
+    for scope in facts.scopes:
+        if scope is site.scope:
+            continue
+        binds = idx.assignments.get(id(scope), {})
+        if any(h in binds for h in heads):
+            # `self.device` bound in another method of the same class, or a module global.
+            if scope.is_module or scope.class_name == site.scope.class_name or not any("." in h for h in heads):
+                out.append(scope)
+    fn = site.scope.node
+    if isinstance(fn, FUNC_TYPES):
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        if heads & params:
+            out.extend(c.scope for c in idx.callers.get(site.scope.qualname, ()))
+    return out
+
+
+@rule("DLL400")
+def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    reported: set[int] = set()
+    for site in facts.calls_in("device_transfer"):
+        if site.loops or id(site.scope) in reported:
+            continue  # tensors move inside loops; placement is recorded once per scope
+        if facts.is_test_scope(site.scope):
+            continue
+        dev = _device_of(facts, site)
+        if dev is None:
+            continue
+        receiver = site.receiver
+        if not _is_model(facts, site, receiver):
+            continue
+        dev_expr = dev if isinstance(dev, ast.expr) else None
+        if dev_expr is not None and FRAMEWORK_DEVICE.search(facts.segment(dev_expr)):
+            continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
+        if dev_expr is not None and facts.segment(dev_expr) == "self.device" and any(
+            b.endswith("LightningModule") for b in site.scope.class_bases
+        ):
+            continue
+        keys = _device_keys(facts, site, dev_expr)
+        if _scope_logs_placement(facts, site.scope, keys):
+            reported.add(id(site.scope))  # the scope records its placement: nothing to report
+            continue
+        if any(_scope_logs_placement(facts, s, keys) for s in _origin_scopes(facts, site, dev_expr)):
+            reported.add(id(site.scope))
+            continue
+        reported.add(id(site.scope))
+        target = _assigned_target(site)
+        model_node = target if target is not None else receiver
+        model_text = facts.segment(model_node) if model_node is not None else None
+        if dev_expr is not None:
+            device_text = facts.segment(dev_expr)
+        elif model_text and isinstance(model_node, (ast.Name, ast.Attribute)):
+            device_text = f"next({model_text}.parameters()).device"
+        else:
+            device_text = '"cuda"'
+        ctx = {
+            "rule": "DLL400",
+            "anchor": "after",
+            "anchor_line": site.stmt.lineno,
+            "scope": site.scope.qualname,
+            "class_bases": list(site.scope.class_bases),
+            "device": device_text,
+            "model": model_text,
+            "call": site.name,
+        }
+        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})

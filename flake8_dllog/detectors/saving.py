@@ -1,4 +1,868 @@
-"""Detectors for the saving rules (see rules/DLL*.yaml for their docs)."""
+"""Detectors for checkpoint saving and loading: DLL200, DLL201, DLL210.
+
+Shared ideas (also used by the device detector):
+
+* **nearby logging** — a logging call (or a call to a same-module function that logs)
+  within ``config.window`` statements of the site in its block, or in the blocks of the
+  ``if``/``with``/``try`` statements around it (stopping at loops and functions: a log at
+  the end of the training loop is not news about a checkpoint written inside it);
+* a log anywhere in the site's scope that **mentions** the path or the name the loaded
+  object is bound to;
+* a **small wrapper** (``def save_checkpoint(...)``) that logs anywhere in its body;
+* the **caller** of the function holding the site logs next to the call.
+
+Where the engine cannot tell whether something is a checkpoint (``torch.save(features,
+path)``, ``torch.load(cache_file)``) it stays silent.
+"""
 from __future__ import annotations
 
-from . import Report, rule  # noqa: F401
+import ast
+import re
+from typing import Iterable, Iterator
+
+from ..config import Config
+from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, dotted_name
+from . import Report, rule
+from .training import is_training_module
+
+# Words that make a saved/loaded object or its path look like model weights or a checkpoint.
+CHECKPOINT_WORDS = re.compile(
+    r"state_dict|model|net|ckpt|checkpoint|weight|snapshot|pretrain|encoder|decoder|backbone|"
+    r"generator|discriminator|resume|\.pth\b|\.ckpt\b|\.safetensors\b|\.h5\b|\.keras\b",
+    re.I,
+)
+# Saved objects that are checkpoint state even without a model-ish name.
+CHECKPOINT_OBJECT_WORDS = re.compile(r"\bstate\b|_state\b|\bstates?_|\bsd\b|\bckpt", re.I)
+# Names whose presence in a file name is run metadata (DLL201: "metadata only in the
+# filename" stays silent).
+METADATA_NAME = re.compile(
+    r"epoch|step|iter|^it$|^ep$|^e$|^i$|^n$|round|update|batch|best|^acc|_acc|loss|score|metric|"
+    r"seed|time|date|stamp|version|run_?id|run_?name|exp_?name",
+    re.I,
+)
+# Loop counters: a log mentioning them says nothing about which file was written/read.
+COUNTER_NAME = re.compile(r"^(epoch|ep|e|i|j|n|k|step|it|iter|idx|global_step|batch_idx|iteration)$")
+# Keys/values of a saved dict that make it a resumable, traceable checkpoint.
+METADATA_KEY = re.compile(r"epoch|step|iter|optim|sched|scaler|config|cfg|args|hparams|hyper|seed|arch", re.I)
+# The receiver of state_dict() in a bare save that is not a model (optimizer state alone).
+NON_MODEL_STATE = re.compile(r"optim|sched|scaler|^opt$|lr_", re.I)
+# A small function whose whole body is "the save" (or "the load").
+WRAPPER_NAME = re.compile(
+    r"save|checkpoint|ckpt|export|dump|store|persist|snapshot|load|restore|resume|pretrain|"
+    r"build|create|make|get_model|init_model|setup_model",
+    re.I,
+)
+WRAPPER_MAX_STATEMENTS = 15
+# Recording the run next to the weights (config dumps, artifact uploads) counts as metadata.
+ARTIFACT_RECORD = re.compile(r"log_artifact|log_model|wandb\.save$|\.save_hyperparameters$|log_hyperparams", re.I)
+# Module-like heads that say nothing about a path when mentioned in a log.
+GENERIC_NAMES = frozenset(
+    {"os", "path", "join", "Path", "pathlib", "str", "f", "format", "self", "cls", "torch", "open", "sys", "osp"}
+)
+LOGGING_HELPER_NAME = re.compile(r"log|print|report|record|track|notify|summar|announce|display|show", re.I)
+# Top-level packages whose save/load calls the vocabulary describes. A save/load helper
+# imported from anywhere else (the project's own `utils.save_checkpoint`) cannot be seen
+# from here and may well log: stay silent.
+KNOWN_LIBRARIES = frozenset({
+    "torch", "torchvision", "tensorflow", "keras", "tf_keras", "transformers", "diffusers", "peft",
+    "accelerate", "safetensors", "timm", "lightning", "pytorch_lightning", "lightning_fabric",
+    "deepspeed", "jax", "flax", "orbax", "optax", "mmengine", "mmcv", "detectron2", "fairseq",
+    "sentence_transformers", "open_clip", "huggingface_hub", "numpy", "mlflow", "wandb",
+    "torch_xla", "onnx", "joblib", "pickle", "ignite", "composer", "trl", "bitsandbytes",
+})
+# Transformers/diffusers verbosity switches that make `from_pretrained` log what it loads.
+VERBOSITY_INFO = re.compile(r"(^|\.)set_verbosity_info$|(^|\.)set_verbosity$|enable_default_handler$|enable_progress_bar$")
+
+# -- shared machinery --------------------------------------------------------------
+
+
+class _Index:
+    """Per-module lookups built once: who calls which local function, where logs are."""
+
+    def __init__(self, facts: ModuleFacts):
+        self.facts = facts
+        self.callers: dict[str, list[CallSite]] = {}
+        for site in facts.calls:
+            target = facts.local_target(site)
+            if target is not None:
+                self.callers.setdefault(target.qualname, []).append(site)
+        # Evidence calls per scope: logging, or a call into a same-module function that logs.
+        self.evidence: dict[int, list[CallSite]] = {}
+        for site in facts.calls:
+            if facts.is_logging(site) or self._calls_logging_function(site):
+                self.evidence.setdefault(id(site.scope), []).append(site)
+        self.stmt_count: dict[int, int] = {}
+        self.assignments: dict[int, dict[str, list[tuple[ast.stmt, ast.expr]]]] = {}
+        for info in facts.stmt_infos.values():
+            self.stmt_count[id(info.scope)] = self.stmt_count.get(id(info.scope), 0) + 1
+            stmt = info.stmt
+            value = getattr(stmt, "value", None)
+            if isinstance(stmt, ast.Assign):
+                targets = stmt.targets
+            elif isinstance(stmt, ast.AnnAssign) and value is not None:
+                targets = [stmt.target]
+            else:
+                continue
+            names = self.assignments.setdefault(id(info.scope), {})
+            for target in targets:
+                for name, sub_value in _unpack(target, value):
+                    names.setdefault(name, []).append((stmt, sub_value))
+        self.project_imports: set[str] = set()
+        for node in facts._import_nodes(facts.tree.body):
+            if isinstance(node, ast.ImportFrom):
+                top = (node.module or "").split(".")[0]
+                if node.level > 0 or top not in KNOWN_LIBRARIES:
+                    self.project_imports.update(a.asname or a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.split(".")[0] not in KNOWN_LIBRARIES:
+                        self.project_imports.add(a.asname or a.name.split(".")[0])
+        self.verbose_hf = any(VERBOSITY_INFO.search(c.name or "") for c in facts.calls)
+
+    def _calls_logging_function(self, site: CallSite) -> bool:
+        # `log_checkpoint(path)`: a same-module helper whose name says it reports. A call to
+        # `test(model, loader)` that prints accuracy says nothing about a checkpoint.
+        target = self.facts.local_target(site)
+        return target is not None and bool(LOGGING_HELPER_NAME.search(target.name)) and self.facts.scope_logs(target)
+
+    def binding(self, scope: Scope, name: str, before_line: int) -> ast.expr | None:
+        """The last value bound to ``name`` in ``scope`` before ``before_line``."""
+        best = None
+        for stmt, value in self.assignments.get(id(scope), {}).get(name, ()):
+            if stmt.lineno <= before_line:
+                best = value
+        return best
+
+    def bindings(self, scope: Scope, name: str) -> list[tuple[ast.stmt, ast.expr]]:
+        return self.assignments.get(id(scope), {}).get(name, [])
+
+
+def _unpack(target: ast.AST, value: ast.expr | None) -> Iterator[tuple[str, ast.expr | None]]:
+    if isinstance(target, ast.Name):
+        yield target.id, value
+    elif isinstance(target, (ast.Attribute, ast.Subscript)):
+        text = dotted_name(target) if isinstance(target, ast.Attribute) else None
+        if text:
+            yield text, value
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) else None
+        for i, elt in enumerate(target.elts):
+            yield from _unpack(elt, values[i] if values else None)
+
+
+def index_of(facts: ModuleFacts) -> _Index:
+    idx = getattr(facts, "_dllog_saving_index", None)
+    if idx is None:
+        idx = _Index(facts)
+        facts._dllog_saving_index = idx  # type: ignore[attr-defined]
+    return idx
+
+
+def _evidence_in(idx: _Index, stmt: ast.stmt, scope: Scope) -> bool:
+    start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
+    return any(start <= c.node.lineno <= end for c in idx.evidence.get(id(scope), ()))
+
+
+def _enclosing_levels(info: StmtInfo) -> Iterator[StmtInfo]:
+    """The statement, then the if/with/try statements around it, up to a loop or a def."""
+    level: StmtInfo | None = info
+    while level is not None:
+        yield level
+        parent = level.parent
+        if parent is None or parent.scope is not info.scope:
+            return
+        if isinstance(parent.stmt, LOOP_TYPES + FUNC_TYPES + (ast.ClassDef,)):
+            return
+        level = parent
+
+
+def logged_nearby(facts: ModuleFacts, info: StmtInfo, window: int) -> bool:
+    idx = index_of(facts)
+    for level in _enclosing_levels(info):
+        for stmt in facts.stmts_within(level, window):
+            if level is not info and stmt is level.stmt:
+                continue  # the other branches of the enclosing `if` are not "nearby"
+            if stmt is not info.stmt and isinstance(stmt, LOOP_TYPES + FUNC_TYPES + (ast.ClassDef,)):
+                continue  # logs inside a neighbouring loop report its iterations, not this site
+            if _evidence_in(idx, stmt, info.scope):
+                return True
+    return False
+
+
+def is_small_wrapper(facts: ModuleFacts, scope: Scope) -> bool:
+    if scope.is_module:
+        return False
+    idx = index_of(facts)
+    return bool(WRAPPER_NAME.search(scope.name)) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
+
+
+def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -> bool:
+    """A caller of the function holding the site logs right around the call."""
+    if scope.is_module or depth <= 0:
+        return False
+    idx = index_of(facts)
+    for call in idx.callers.get(scope.qualname, ()):
+        if call.scope is scope:
+            continue
+        if logged_nearby(facts, call.info, window):
+            return True
+        if is_small_wrapper(facts, call.scope) and facts.scope_logs(call.scope, transitive=False):
+            return True
+        if callers_log(facts, call.scope, window, depth - 1):
+            return True
+    return False
+
+
+def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None]) -> set[str]:
+    """Identifying texts of expressions (a path, a result name) to look for in logs."""
+    keys: set[str] = set()
+    for expr in exprs:
+        if expr is None:
+            continue
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            if len(expr.value) >= 4:
+                keys.add(expr.value)
+            continue
+        for node in _maximal_chains(expr):
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                text = dotted_name(node)
+                if not text or "?" in text or "()" in text or "[]" in text:
+                    continue
+                head = text.split(".")[0]
+                last = text.rsplit(".", 1)[-1]
+                if text in GENERIC_NAMES or head in ("os", "osp", "pathlib", "torch") or text == "self":
+                    continue
+                if COUNTER_NAME.match(last) and isinstance(node, ast.Name):
+                    continue  # an epoch number in a log is not news about the file
+                keys.add(text)
+    return keys
+
+
+def _maximal_chains(expr: ast.AST) -> Iterator[ast.AST]:
+    """Names and attribute chains not nested in a longer chain: ``opt.outf``, not ``opt``
+    (printing the whole ``opt`` namespace is not a log of this file)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            yield node
+            if isinstance(node, ast.Attribute):
+                # keep looking inside calls/subscripts below the chain, not at its head
+                inner = node.value
+                while isinstance(inner, ast.Attribute):
+                    inner = inner.value
+                if not isinstance(inner, ast.Name):
+                    stack.append(inner)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def logs_mention(facts: ModuleFacts, scope: Scope, keys: set[str]) -> bool:
+    if not keys:
+        return False
+    patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
+    for site in index_of(facts).evidence.get(id(scope), ()):
+        if not facts.is_logging(site):
+            continue
+        for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
+            text = facts.segment(arg)
+            if any(p.search(text) for p in patterns):
+                return True
+    return False
+
+
+def _names_in(node: ast.AST | None) -> set[str]:
+    if node is None:
+        return set()
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _text(facts: ModuleFacts, node: ast.AST | None) -> str | None:
+    if node is None:
+        return None
+    text = facts.segment(node)
+    return text or None
+
+
+def _assigned_target(site: CallSite) -> ast.expr | None:
+    """The simple name/attribute the call's result is bound to (``x = call(...)``)."""
+    stmt = site.stmt
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is site.node:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if len(targets) == 1 and isinstance(targets[0], (ast.Name, ast.Attribute)):
+            return targets[0]
+    return None
+
+
+def _open_target(facts: ModuleFacts, info: StmtInfo, name: str) -> ast.expr | None:
+    """``with open(X, "wb") as f: torch.save(obj, f)`` → X."""
+    parent = info.parent
+    while parent is not None and parent.scope is info.scope:
+        stmt = parent.stmt
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                var = item.optional_vars
+                if isinstance(var, ast.Name) and var.id == name and isinstance(item.context_expr, ast.Call):
+                    call = item.context_expr
+                    if call.args:
+                        return call.args[0]
+        parent = parent.parent
+    return None
+
+
+def is_project_helper(facts: ModuleFacts, site: CallSite) -> bool:
+    """A call into a name the file imports from its own project (``from utils import
+    save_checkpoint``, ``from model import GPT; GPT.from_pretrained``): its body is elsewhere."""
+    node = site.node.func
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and node.id in index_of(facts).project_imports
+
+
+def local_method(facts: ModuleFacts, site: CallSite) -> Scope | None:
+    """``GPT.from_pretrained(...)`` where ``class GPT`` with that method is in this file."""
+    func = site.node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return facts.functions.get(f"{func.value.id}.{func.attr}")
+    return None
+
+
+def _site_is_test(facts: ModuleFacts, site: CallSite) -> bool:
+    return facts.is_test_scope(site.scope)
+
+
+def _common_context(code: str, site: CallSite, anchor_stmt: ast.stmt | None = None) -> dict:
+    stmt = anchor_stmt or site.stmt
+    return {
+        "rule": code,
+        "anchor": "after",
+        "anchor_line": stmt.lineno,
+        "scope": site.scope.qualname,
+        "class_bases": list(site.scope.class_bases),
+    }
+
+
+# -- saves -------------------------------------------------------------------------
+
+PATH_KWARGS = (
+    "f", "filepath", "file_path", "filename", "file", "path", "save_path", "save_directory",
+    "save_dir", "output_dir", "checkpoint_dir", "ckpt_dir", "export_dir", "file_prefix", "dirpath", "directory",
+)
+PATHISH = re.compile(r"path|dir|file|name|ckpt|checkpoint|out|save|dest|folder|prefix|\.p|/", re.I)
+
+
+def _save_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, ast.expr | None]:
+    """(saved object, path expression) for a save call."""
+    name = (site.name or "").lower()
+    method = (site.method or "").lower()
+    args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
+    for kw in PATH_KWARGS:
+        path_kw = site.kwarg(kw)
+        if path_kw is not None:
+            break
+    if name in ("torch.save", "torch.jit.save") or name.endswith("xm.save") or method == "save_file" or name.endswith("saved_model.save") or name.endswith("models.save_model") or name.endswith("saving.save_model"):
+        saved = args[0] if args else site.kwarg("obj") or site.kwarg("tensors") or site.kwarg("m") or site.kwarg("model")
+        path = path_kw if path_kw is not None else (args[1] if len(args) > 1 else None)
+        return saved, path
+    if method in ("save_pretrained", "save_weights", "save_state", "save") or method == "save_checkpoint":
+        path = path_kw if path_kw is not None else (args[0] if args else None)
+        return site.receiver, path
+    if method == "save_model":
+        if len(args) >= 2:
+            return args[0], path_kw if path_kw is not None else args[1]
+        return (args[0] if args and path_kw is not None else site.receiver), (path_kw if path_kw is not None else (args[0] if args else None))
+    # Unknown (project vocabulary): the first path-like argument.
+    path = path_kw
+    if path is None:
+        for a in args:
+            if isinstance(a, (ast.Constant, ast.JoinedStr)) or PATHISH.search(facts.segment(a)):
+                path = a
+                break
+    saved = args[0] if args and args[0] is not path else site.receiver
+    return saved, path
+
+
+def _is_excluded_pretrained(facts: ModuleFacts, site: CallSite) -> bool:
+    """``tokenizer.save_pretrained``: the load exclusions (tokenizers, configs…) apply to saves."""
+    if (site.method or "") != "save_pretrained" or site.name is None:
+        return False
+    receiver = site.name.rsplit(".", 1)[0]
+    return facts.vocabulary.matcher("load_exclusions").match(receiver + ".from_pretrained")
+
+
+def _bound_value(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> ast.expr | None:
+    if isinstance(expr, ast.Name):
+        return index_of(facts).binding(site.scope, expr.id, site.node.lineno)
+    return None
+
+
+def _looks_like_checkpoint_save(facts: ModuleFacts, site: CallSite, saved: ast.expr | None, path: ast.expr | None) -> bool:
+    name = site.name or ""
+    generic = name in ("torch.save",) or name.endswith("xm.save") or (site.method == "save_file")
+    if not generic:
+        return True  # save_pretrained, save_weights, model.save, save_checkpoint…: models by construction
+    texts = [facts.segment(saved) if saved is not None else "", facts.segment(path) if path is not None else ""]
+    bound = _bound_value(facts, site, saved)
+    if bound is not None:
+        texts.append(facts.segment(bound))
+    if any(CHECKPOINT_WORDS.search(t) for t in texts if t):
+        return True
+    return bool(saved is not None and CHECKPOINT_OBJECT_WORDS.search(texts[0]))
+
+
+def _save_sites(facts: ModuleFacts) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
+    self_logging = facts.vocabulary.matcher("self_logging_save_load")
+    for site in facts.calls_in("save"):
+        if facts.local_target(site) is not None or local_method(facts, site) is not None:
+            continue  # the project's own save helper: judged by the save inside it
+        if is_project_helper(facts, site):
+            continue
+        if self_logging.match(site.name) or _is_excluded_pretrained(facts, site):
+            continue
+        if _site_is_test(facts, site):
+            continue
+        saved, path = _save_parts(facts, site)
+        if isinstance(path, ast.Name):
+            opened = _open_target(facts, site.info, path.id)
+            if opened is not None:
+                path = opened
+        if not _looks_like_checkpoint_save(facts, site, saved, path):
+            continue
+        yield site, saved, path
+
+
+def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
+    """A path spelled out in the source (``"mnist_cnn.pt"``, ``os.path.join("ckpt", "best.pt")``,
+    a module constant): where the file went is already written down."""
+    if expr is None or depth < 0:
+        return False
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, str)
+    if isinstance(expr, ast.JoinedStr):
+        return all(isinstance(v, ast.Constant) for v in expr.values)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Add)):
+        return is_literal_path(facts, site, expr.left, depth) and is_literal_path(facts, site, expr.right, depth)
+    if isinstance(expr, ast.Call):
+        name = dotted_name(expr.func, facts.aliases) or ""
+        if name.endswith(("path.join", "Path", "expanduser", "abspath")) and expr.args and not expr.keywords:
+            return all(is_literal_path(facts, site, a, depth) for a in expr.args)
+        return False
+    if isinstance(expr, ast.Name):
+        idx = index_of(facts)
+        binds = idx.bindings(site.scope, expr.id) or idx.bindings(facts.module, expr.id)
+        if binds and all(v is not None and is_literal_path(facts, site, v, depth - 1) for _, v in binds):
+            return _not_a_parameter(site.scope, expr.id)
+    return False
+
+
+def _not_a_parameter(scope: Scope, name: str) -> bool:
+    fn = scope.node
+    if not isinstance(fn, FUNC_TYPES):
+        return True
+    return name not in {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+
+
+def is_unseen_api_wrapper(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """``def load_weights(self, path): self.model.load_weights(path)`` with no caller in the
+    file: a thin API whose callers live elsewhere and are the place to log."""
+    scope = site.scope
+    if scope.is_module or index_of(facts).callers.get(scope.qualname):
+        return False
+    if path is None or _not_a_parameter(scope, path.id if isinstance(path, ast.Name) else ""):
+        return False
+    return index_of(facts).stmt_count.get(id(scope), 0) <= 4
+
+
+def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_exprs: list) -> bool:
+    if logged_nearby(facts, site.info, config.window):
+        return True
+    if logs_mention(facts, site.scope, _mention_keys(facts, mention_exprs)):
+        return True
+    scope = site.scope
+    if is_small_wrapper(facts, scope) and facts.scope_logs(scope):
+        return True
+    return callers_log(facts, scope, config.window)
+
+
+@rule("DLL200")
+def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    reported: list[StmtInfo] = []
+    for site, saved, path in _save_sites(facts):
+        result = _assigned_target(site)
+        if is_literal_path(facts, site, path) or is_unseen_api_wrapper(facts, site, path):
+            continue
+        if _site_evidence(facts, config, site, [path, result]):
+            continue
+        # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
+        # finding, whose fix makes the others "nearby" too.
+        if any(r.block is site.info.block and abs(r.index - site.info.index) <= config.window for r in reported):
+            continue
+        reported.append(site.info)
+        ctx = _common_context("DLL200", site)
+        ctx["path"] = _text(facts, path) or _text(facts, result)
+        ctx["saved"] = _text(facts, saved)
+        ctx["call"] = site.name
+        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
+
+
+# -- DLL201: bare weights --------------------------------------------------------------
+
+
+def _state_dict_receiver(expr: ast.expr | None) -> ast.expr | None:
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "state_dict"
+        and not expr.args
+    ):
+        return expr.func.value
+    return None
+
+
+def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
+    """Does the file also save something resumable (a dict with epoch/optimizer…)?"""
+    for site in facts.calls_in("save"):
+        method = site.method or ""
+        if method in ("save_state", "save_checkpoint") or (site.name or "").endswith(("Checkpoint.save", "manager.save")):
+            return True
+        if method == "save" and site.name != "torch.save":
+            # Keras `model.save(path)` writes the whole model with its optimizer state.
+            _, keras_path = _save_parts(facts, site)
+            if keras_path is None or not re.search(r"weights", facts.segment(keras_path), re.I):
+                return True
+        saved, _ = _save_parts(facts, site)
+        candidates = [saved, _bound_value(facts, site, saved)]
+        for cand in candidates:
+            if isinstance(cand, ast.Dict):
+                keys = " ".join(facts.segment(k) for k in cand.keys if k is not None)
+                values = " ".join(facts.segment(v) for v in cand.values)
+                if METADATA_KEY.search(keys) or re.search(r"optim|sched", values, re.I):
+                    return True
+            if isinstance(cand, ast.Call) and dotted_name(cand.func) == "dict" and any(
+                kw.arg and METADATA_KEY.search(kw.arg) for kw in cand.keywords
+            ):
+                return True
+            recv = _state_dict_receiver(cand)
+            if recv is not None and NON_MODEL_STATE.search(facts.segment(recv)):
+                return True  # the optimizer state is saved too
+    # tf.train.Checkpoint(optimizer=..., model=...) tracks the optimizer.
+    for site in facts.calls:
+        if (site.name or "").endswith("train.Checkpoint") and site.kwarg("optimizer") is not None:
+            return True
+    return False
+
+
+def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None, depth: int = 2) -> bool:
+    if path is None:
+        return False
+    loop_vars: set[str] = set()
+    for loop in site.loops:
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            loop_vars |= _names_in(loop.target)
+    names = _names_in(path)
+    for node in ast.walk(path):
+        if isinstance(node, ast.Attribute) and METADATA_NAME.search(node.attr):
+            return True
+    if names & loop_vars or any(METADATA_NAME.search(n) for n in names):
+        return True
+    # A name bound in this scope to an f-string with the epoch in it.
+    if isinstance(path, ast.Name):
+        bound = index_of(facts).binding(site.scope, path.id, site.node.lineno)
+        if bound is not None and bound is not path and _metadata_in_path(facts, site, bound, depth):
+            return True
+        # A parameter of a wrapper: look at what the callers pass.
+        if depth > 0 and isinstance(site.scope.node, FUNC_TYPES):
+            return _callers_pass_metadata(facts, site.scope, path.id, depth - 1)
+    return False
+
+
+def _callers_pass_metadata(facts: ModuleFacts, scope: Scope, param: str, depth: int) -> bool:
+    fn = scope.node
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if param not in params and param not in [a.arg for a in fn.args.kwonlyargs]:
+        return False
+    position = params.index(param) if param in params else None
+    if position is not None and scope.class_name and params and params[0] in ("self", "cls"):
+        position -= 1
+    for call in index_of(facts).callers.get(scope.qualname, ()):
+        arg = call.kwarg(param)
+        if arg is None and position is not None and 0 <= position < len(call.node.args):
+            arg = call.node.args[position]
+        if arg is None:
+            default = _param_default(fn, param)
+            arg = default
+        if arg is not None and _metadata_in_path(facts, call, arg, depth):
+            return True
+    return False
+
+
+def _param_default(fn: ast.AST, param: str) -> ast.expr | None:
+    args = fn.args.posonlyargs + fn.args.args
+    defaults = fn.args.defaults
+    offset = len(args) - len(defaults)
+    for i, a in enumerate(args):
+        if a.arg == param and i >= offset:
+            return defaults[i - offset]
+    return None
+
+
+def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
+    """Config dumps or tracker artifact uploads in the same function record the run."""
+    record = facts.vocabulary.matcher("config_record")
+    for call in site.scope.calls:
+        name = call.name or ""
+        if ARTIFACT_RECORD.search(name):
+            return True
+        if record.match(name) and name.rsplit(".", 1)[-1] in ("dump", "safe_dump", "save", "save_hyperparameters", "to_yaml"):
+            return True
+    return False
+
+
+def _visible_names(facts: ModuleFacts, site: CallSite) -> list[str]:
+    """Names bound where the site is: loop targets, locals, parameters, module globals."""
+    names: list[str] = []
+    for loop in site.loops:
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            names.extend(sorted(_names_in(loop.target)))
+    # Loop variables outlive their loops: `epoch` is still bound after `for epoch in ...`.
+    for loop in site.scope.loops:
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and loop.lineno < site.node.lineno and loop not in site.loops:
+            names.extend(sorted(_names_in(loop.target)))
+    scope: Scope | None = site.scope
+    idx = index_of(facts)
+    while scope is not None:
+        if isinstance(scope.node, FUNC_TYPES):
+            fn = scope.node
+            names.extend(a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)
+        for name, binds in idx.assignments.get(id(scope), {}).items():
+            if "." not in name and (scope is not site.scope or any(s.lineno <= site.node.lineno for s, _ in binds)):
+                names.append(name)
+        scope = scope.parent
+    seen: dict[str, None] = {}
+    for n in names:
+        seen.setdefault(n, None)
+    return list(seen)
+
+
+def _pick(names: list[str], pattern: str) -> str | None:
+    rx = re.compile(pattern, re.I)
+    for n in names:
+        if rx.search(n):
+            return n
+    return None
+
+
+def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
+    names = _visible_names(facts, site)
+    ctx: dict = {}
+    epoch = _pick(names, r"^(epoch|cur_epoch|current_epoch|ep|epoch_idx|epoch_num|e)$")
+    if epoch is None:
+        for loop in site.loops:
+            if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and re.search(r"epoch", facts.segment(loop.iter), re.I):
+                epoch = loop.target.id
+    step = _pick(names, r"^(global_step|step|iteration|iter_num|it|n_iter|num_steps|total_steps|global_iter|steps|cur_iter|update_step)$")
+    optimizer = _pick(names, r"^(optimizer|optim|opt|optimiser)$") or _pick(names, r"optimi[sz]er")
+    config = None
+    idx = index_of(facts)
+    for n in names:
+        # A name bound from parse_args()/yaml.safe_load()/OmegaConf.load() is the run's config.
+        for scope in (site.scope, facts.module):
+            for _, value in idx.bindings(scope, n):
+                if isinstance(value, ast.Call) and facts.vocabulary.matcher("config_load").match(dotted_name(value.func, facts.aliases)):
+                    config = config or n
+    config = config or _pick(names, r"^(args|cfg|config|conf|hparams|hp|opts|flags|FLAGS|params|hyperparams|training_args)$")
+    seed = _pick(names, r"^seed$|_seed$")
+    if seed is None and config is not None:
+        attr = re.compile(r"\b" + re.escape(config) + r"\.seed\b")
+        if any(attr.search(line) for line in facts.lines):
+            seed = f"{config}.seed"
+    for key, value in (("epoch", epoch), ("step", step), ("optimizer", optimizer), ("config", config), ("seed", seed)):
+        if value:
+            ctx[key] = value
+    return ctx
+
+
+@rule("DLL201")
+def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    if not is_training_module(facts):
+        return
+    rich = None
+    for site, saved, path in _save_sites(facts):
+        method = site.method or ""
+        if site.name == "torch.save":
+            weights_of = _state_dict_receiver(saved) or _state_dict_receiver(_bound_value(facts, site, saved))
+            if weights_of is None or NON_MODEL_STATE.search(facts.segment(weights_of)):
+                continue
+            call = "torch.save"
+        elif method == "save_weights":
+            call = "save_weights"
+        else:
+            continue
+        if _metadata_in_path(facts, site, path):
+            continue
+        if rich is None:
+            rich = _rich_checkpoint_saved(facts)
+        if rich or _records_run_alongside(facts, site):
+            continue
+        ctx = _common_context("DLL201", site)
+        ctx.update({"path": _text(facts, path), "saved": _text(facts, saved), "call": call})
+        ctx.update(_metadata_names(facts, site))
+        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
+
+
+# -- DLL210: loads -------------------------------------------------------------------
+
+FILE_LOADS = re.compile(
+    r"^torch\.load$|^torch\.jit\.load$|load_file$|load_state_dict_from_url$|load_url$|(^|\.)load_model$|"
+    r"saved_model\.load$|load_checkpoint$"
+)
+
+
+def _is_file_load_call(facts: ModuleFacts, node: ast.AST | None) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    name = dotted_name(node.func, facts.aliases) or ""
+    return bool(FILE_LOADS.search(name))
+
+
+def _load_source(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 3) -> ast.Call | None:
+    """The file-loading call a ``load_state_dict`` argument comes from, if any."""
+    while depth > 0 and expr is not None:
+        depth -= 1
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value
+            continue
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("get", "pop", "items", "copy"):
+            expr = expr.func.value
+            continue
+        if _is_file_load_call(facts, expr):
+            return expr  # type: ignore[return-value]
+        if isinstance(expr, ast.Name):
+            expr = index_of(facts).binding(site.scope, expr.id, site.node.lineno)
+            continue
+        return None
+    return None
+
+
+def _load_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, ast.expr | None]:
+    """(path expression, model expression) of a load call."""
+    method = site.method or ""
+    args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
+    path = None
+    for kw in ("f", "filepath", "path", "checkpoint_path", "pretrained_model_name_or_path", "filename", "load_directory", "input_dir", "ckpt_dir", "save_path", "url", "save_directory", "checkpoint"):
+        path = site.kwarg(kw)
+        if path is not None:
+            break
+    if path is None and args:
+        path = args[0]
+    if method == "from_pretrained" and len(args) >= 2 and (site.name or "").lower().startswith(("peft", "peftmodel")):
+        path = args[1]
+    target = None
+    if method in ("load_weights", "restore", "load_state"):
+        target = site.receiver
+    return path, target
+
+
+def _checkpoint_like_load(facts: ModuleFacts, site: CallSite, path: ast.expr | None, used_by_load_state_dict: bool) -> bool:
+    name = site.name or ""
+    if not (name in ("torch.load",) or name.endswith("load_file")):
+        return True
+    if used_by_load_state_dict:
+        return True
+    texts = [facts.segment(path) if path is not None else ""]
+    target = _assigned_target(site)
+    if target is not None:
+        texts.append(facts.segment(target))
+    return any(CHECKPOINT_WORDS.search(t) or CHECKPOINT_OBJECT_WORDS.search(t) for t in texts if t)
+
+
+def _consumers(facts: ModuleFacts, site: CallSite, result: ast.expr | None) -> list[CallSite]:
+    """``load_state_dict`` calls that take this load's result (directly or via its name)."""
+    out = []
+    result_name = result.id if isinstance(result, ast.Name) else None
+    for other in facts.calls_in("load"):
+        if other.method != "load_state_dict" or other.scope is not site.scope:
+            continue
+        arg = other.arg(0, "state_dict")
+        if arg is None:
+            continue
+        if any(n is site.node for n in ast.walk(arg)):
+            out.append(other)
+        elif result_name and other.node.lineno >= site.node.lineno and result_name in _names_in(arg):
+            out.append(other)
+    return out
+
+
+def _literal_hub_id(path: ast.expr | None) -> bool:
+    return isinstance(path, ast.Constant) and isinstance(path.value, str)
+
+
+@rule("DLL210")
+def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    idx = index_of(facts)
+    self_logging = facts.vocabulary.matcher("self_logging_save_load")
+    exclusions = facts.vocabulary.matcher("load_exclusions")
+    sites = list(facts.calls_in("load"))
+    # File loads nested in load_state_dict(...) are reported once, at the outer call.
+    nested_in_consumer: set[int] = set()
+    for site in sites:
+        if site.method == "load_state_dict":
+            arg = site.arg(0, "state_dict")
+            if arg is not None:
+                for n in ast.walk(arg):
+                    if isinstance(n, ast.Call) and n is not site.node:
+                        nested_in_consumer.add(id(n))
+    for site in sites:
+        if id(site.node) in nested_in_consumer:
+            continue
+        if facts.local_target(site) is not None or local_method(facts, site) is not None:
+            continue  # the project's own load helper: judged by the load inside it
+        if is_project_helper(facts, site):
+            continue
+        if self_logging.match(site.name) or exclusions.match(site.name) or _site_is_test(facts, site):
+            continue
+        method = site.method or ""
+        anchor_stmt = site.stmt
+        result = _assigned_target(site)
+        target = None
+        if method == "load_state_dict":
+            # Only a state dict that comes straight from a file is a checkpoint load;
+            # `target.load_state_dict(source.state_dict())` copies live weights.
+            arg = site.arg(0, "state_dict")
+            source = arg if _is_file_load_call(facts, arg) else None
+            if source is None:
+                continue
+            path = _load_parts(facts, CallSite(source, dotted_name(source.func, facts.aliases), site.info))[0]
+            target = site.receiver
+            call_name = dotted_name(source.func, facts.aliases)
+        else:
+            path, target = _load_parts(facts, site)
+            call_name = site.name
+            consumers = _consumers(facts, site, result)
+            if not _checkpoint_like_load(facts, site, path, bool(consumers)):
+                continue
+            if method == "from_pretrained" and (idx.verbose_hf or _literal_hub_id(path)):
+                # transformers logs what it loads once INFO is on; a literal hub id is
+                # already recorded in the source.
+                continue
+            if consumers:
+                consumer = consumers[0]
+                target = consumer.receiver
+                if consumer.info.block is site.info.block and 0 < consumer.info.index - site.info.index <= config.window:
+                    anchor_stmt = consumer.stmt
+                    result = _assigned_target(consumer) or result
+            if target is None and method == "from_pretrained":
+                target = result
+        if is_literal_path(facts, site, path) or is_unseen_api_wrapper(facts, site, path):
+            continue
+        mention = [path, result if method != "load_state_dict" else None]
+        if _site_evidence(facts, config, site, mention):
+            continue
+        ctx = _common_context("DLL210", site, anchor_stmt)
+        ctx.update({
+            "path": _text(facts, path),
+            "target": _text(facts, target),
+            "result": _text(facts, result),
+            "call": call_name,
+        })
+        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
