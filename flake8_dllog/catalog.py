@@ -104,11 +104,27 @@ class Matcher:
             key: re.compile("|".join(f"(?:{pattern_to_regex(p)})" for p in pats) + r"\Z", re.I)
             for key, pats in by_last.items()
         }
+        self._last_cache: dict[str, bool] = {}
+        self._wild_last = (
+            re.compile("|".join(f"(?:{_segment_regex(last_segment(p))})" for p in wild) + r"\Z", re.I)
+            if wild
+            else None
+        )
         self._wild = (
             re.compile("|".join(f"(?:{pattern_to_regex(p)})" for p in wild) + r"\Z", re.I)
             if wild
             else None
         )
+
+    def may_match_last(self, last: str) -> bool:
+        """Could a call whose last name segment is ``last`` (lower-case) match at all?"""
+        cache = self._last_cache
+        hit = cache.get(last)
+        if hit is None:
+            hit = cache[last] = last in self._by_last or bool(
+                self._wild_last is not None and self._wild_last.match(last)
+            )
+        return hit
 
     def __bool__(self) -> bool:
         return bool(self.patterns)

@@ -84,7 +84,7 @@ def dotted_name(node: ast.AST, aliases: dict[str, str] | None = None) -> str | N
     return ".".join(reversed(parts))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Scope:
     """The module, or one function (methods included)."""
 
@@ -112,7 +112,7 @@ class Scope:
         return getattr(self.node, "lineno", 1)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class StmtInfo:
     stmt: ast.stmt
     block: list[ast.stmt]
@@ -123,11 +123,12 @@ class StmtInfo:
     parent: "StmtInfo | None"  # the compound statement this one is nested in
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class CallSite:
     node: ast.Call
     name: str | None
     info: StmtInfo
+    target: "Scope | None" = None  # the same-module function it calls (set after the walk)
 
     @property
     def stmt(self) -> ast.stmt:
@@ -185,6 +186,7 @@ class ModuleFacts:
         self.has_main_guard = False
         self.main_guard: ast.If | None = None
         self._category_cache: dict[str, list[CallSite]] = {}
+        self._callers: dict[str, list[CallSite]] = {}
         self.module = Scope(node=tree, name="<module>", qualname="<module>")
         self.scopes.append(self.module)
         self._collect_imports(tree)
@@ -250,15 +252,21 @@ class ModuleFacts:
                 self.has_main_guard = True
                 self.main_guard = stmt
             # Expressions owned by this statement (not by its nested statements).
-            for fname, value in ast.iter_fields(stmt):
-                if fname in BLOCK_FIELDS or fname == "handlers" or fname == "cases":
+            cls = stmt.__class__
+            fields = _STMT_EXPR_FIELDS.get(cls)
+            if fields is None:
+                fields = _STMT_EXPR_FIELDS[cls] = tuple(f for f in _child_fields(cls) if f not in _NESTED_BLOCKS)
+            roots = []
+            for fname in fields:
+                value = getattr(stmt, fname)
+                if value is None:
                     continue
-                if isinstance(value, ast.AST):
-                    self._collect_calls(value, info)
-                elif isinstance(value, list):
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            self._collect_calls(item, info)
+                if value.__class__ is list:
+                    roots.extend(value)
+                else:
+                    roots.append(value)
+            if roots:
+                self._collect_calls(roots, info)
             inner_loops = loops + (stmt,) if isinstance(stmt, LOOP_TYPES) else loops
             if isinstance(stmt, LOOP_TYPES):
                 scope.loops.append(stmt)
@@ -319,38 +327,72 @@ class ModuleFacts:
             self.functions.setdefault(fn.name, scope)
         self._walk_block(fn.body, scope, (), (), info)
 
-    def _collect_calls(self, node: ast.AST, info: StmtInfo) -> None:
-        # Hand-rolled walk: several times faster than ast.walk for this job.
-        stack = [node]
+    def _collect_calls(self, node: "ast.AST | list", info: StmtInfo) -> None:
+        # Hand-rolled walk over only the fields that can hold sub-expressions: several
+        # times faster than ast.walk, and this is the engine's hot loop.
+        stack = list(node) if node.__class__ is list else [node]
         aliases = self.aliases
         calls = self.calls
         scope_calls = info.scope.calls
+        child_fields = _CHILD_FIELDS
+        call_type = ast.Call
+        list_type = list
         while stack:
             n = stack.pop()
-            if isinstance(n, ast.Call):
+            cls = n.__class__
+            if cls is call_type:
                 site = CallSite(n, dotted_name(n.func, aliases), info)
                 calls.append(site)
                 scope_calls.append(site)
-            for fname in n._fields:
-                v = getattr(n, fname, None)
-                if isinstance(v, ast.AST):
-                    if not isinstance(v, (ast.expr_context, ast.Constant)):
-                        stack.append(v)
-                elif isinstance(v, list):
-                    for item in v:
-                        if isinstance(item, ast.AST) and not isinstance(item, ast.Constant):
-                            stack.append(item)
+            fields = child_fields.get(cls)
+            if fields is None:
+                fields = _child_fields(cls)
+            for fname in fields:
+                v = getattr(n, fname)
+                if v is None:
+                    continue
+                if v.__class__ is list_type:
+                    stack.extend(v)
+                else:
+                    stack.append(v)
 
     def _resolve_callees(self) -> None:
+        callers = self._callers
         for scope in self.scopes:
             for site in scope.calls:
-                target = self.local_target(site)
-                if target is not None and target is not scope:
-                    scope.callees.add(target.qualname)
+                target = site.target = self._resolve_target(site)
+                if target is not None:
+                    callers.setdefault(target.qualname, []).append(site)
+                    if target is not scope:
+                        scope.callees.add(target.qualname)
+
+    def callers_of(self, scope: Scope) -> list[CallSite]:
+        """Call sites in this module that invoke ``scope`` (a same-module function)."""
+        return self._callers.get(scope.qualname, [])
+
+    def release(self) -> None:
+        """Break the reference cycles (scope <-> call sites) so memory is freed at once."""
+        for scope in self.scopes:
+            scope.calls = []
+            scope.parent = None
+        for site in self.calls:
+            site.target = None
+        self.calls = []
+        self._callers = {}
+        self.stmt_infos = {}
+        self.scopes = []
+        self.functions = {}
+        self._category_cache = {}
+        self.__dict__.pop("logging_calls", None)
+        self.__dict__.pop("_logging_ids", None)
+        self.__dict__.pop("_calls_by_last", None)
 
     # -- queries ------------------------------------------------------------------------
     def local_target(self, site: CallSite) -> Scope | None:
         """The same-module function a call invokes, if we can tell."""
+        return site.target
+
+    def _resolve_target(self, site: CallSite) -> Scope | None:
         func = site.node.func
         if isinstance(func, ast.Name):
             return self.functions.get(func.id)
@@ -367,12 +409,29 @@ class ModuleFacts:
         return self.stmt_infos.get(id(stmt))
 
     def calls_in(self, category: str) -> list[CallSite]:
+        """Calls matching a vocabulary category, in source order."""
         cached = self._category_cache.get(category)
         if cached is None:
             matcher = self.vocabulary.matcher(category)
-            cached = [c for c in self.calls if matcher.match(c.name)] if matcher else []
+            cached = []
+            if matcher:
+                # Test only the calls whose last name segment can match: a file has a few
+                # hundred distinct method names but thousands of calls.
+                for last, sites in self._calls_by_last.items():
+                    if matcher.may_match_last(last):
+                        cached.extend(s for s in sites if matcher.match(s.name))
+                cached.sort(key=_call_order)
             self._category_cache[category] = cached
         return cached
+
+    @cached_property
+    def _calls_by_last(self) -> dict[str, list[CallSite]]:
+        index: dict[str, list[CallSite]] = {}
+        for site in self.calls:
+            name = site.name
+            if name:
+                index.setdefault(name.rsplit(".", 1)[-1].lower(), []).append(site)
+        return index
 
     def is_category(self, site: CallSite, category: str) -> bool:
         return self.vocabulary.matcher(category).match(site.name)
@@ -475,6 +534,28 @@ class ModuleFacts:
                 return True
             s = s.parent
         return False
+
+
+_NESTED_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_STMT_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
+# Per node class: the fields that may hold expression nodes worth walking into.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_LEAF_FIELDS = frozenset({"ctx", "type_comment", "kind", "id", "attr", "arg", "op", "name", "names", "module", "level", "conversion", "is_async"})
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    if issubclass(cls, ast.Constant) or cls in (ast.Name, ast.expr_context):
+        fields: tuple[str, ...] = ()
+    else:
+        fields = tuple(f for f in getattr(cls, "_fields", ()) if f not in _LEAF_FIELDS and f not in ("value",) or (f == "value" and cls is not ast.Constant))
+        fields = tuple(f for f in fields if f not in _LEAF_FIELDS)
+    _CHILD_FIELDS[cls] = fields
+    return fields
+
+
+def _call_order(site: CallSite) -> tuple[int, int]:
+    node = site.node
+    return (node.lineno, node.col_offset)
 
 
 def _bytes_slice(line: str, start: int, end: int | None) -> str:

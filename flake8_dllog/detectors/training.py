@@ -209,12 +209,7 @@ def _inside_other_def(site: CallSite, scope: Scope) -> bool:
 def _callers(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
     if scope.is_module:
         return []
-    out = []
-    for site in facts.calls:
-        target = facts.local_target(site)
-        if target is scope:
-            out.append(site)
-    return out
+    return facts.callers_of(scope)
 
 
 def _progress_wrapped(loop: ast.AST, facts: ModuleFacts) -> bool:
