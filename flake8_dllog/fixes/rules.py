@@ -99,7 +99,8 @@ def _loop_ref(info: FileInfo, line: int | None) -> StmtRef | None:
     return info.innermost_at(line, LOOP_TYPES)
 
 
-PURE_CALLS = re.compile(r"^(?:os\.path\.\w+|str|Path|pathlib\.Path|os\.fspath|format|f|len|int|float|repr)$")
+PURE_CALLS = re.compile(r"^(?:os\.path\.\w+|str|Path|pathlib\.Path|os\.fspath|format|f|len|int|float|repr|next|iter|torch\.device)$")
+PURE_METHODS = (".format", ".join", ".joinpath", ".parameters", ".current_device", ".is_available", ".get_device_name", ".as_posix", ".resolve")
 
 
 def is_pure(node: ast.AST) -> bool:
@@ -107,7 +108,7 @@ def is_pure(node: ast.AST) -> bool:
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             name = dotted(n.func) or ""
-            if PURE_CALLS.match(name) or name.endswith((".format", ".join", ".joinpath")):
+            if PURE_CALLS.match(name) or name.endswith(PURE_METHODS):
                 continue
             return False
         if isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda)):
@@ -135,9 +136,15 @@ _CONVENTIONAL_USE = {
 
 
 def _conventional(info: FileInfo, module: str) -> bool:
-    # Snippets without imports: conventional names are taken at face value when used.
+    # Snippets without imports (a notebook cell, a pasted function): conventional names are
+    # taken at face value when used, and torch is assumed for training code that names no
+    # library at all. A file with imports only gets the names it really imports.
+    if info.imports:
+        return False
     rx = _CONVENTIONAL_USE.get(module)
-    return bool(rx and not info.imports and rx.search(info.text))
+    if rx and rx.search(info.text):
+        return True
+    return module == "torch" and not any(r.search(info.text) for r in _CONVENTIONAL_USE.values())
 
 
 def render_message(code: str, target: Target, shape: str, values: dict) -> str:
@@ -241,8 +248,13 @@ def _training_values(info: FileInfo, finding: Finding, ctx: dict, target: Target
     if point is None:
         raise NoFix("no loop to log in")
     values = values_base(info, target, point.func)
+    extra: list[TextEdit] = []
     if not for_gpu:
+        if not ctx.get("loss"):
+            ctx = dict(ctx)
+            ctx["loss"], ctx["loss_is_tensor"], extra = _bind_returned_loss(info, inner, point.func)
         values["loss"], values["loss_value"] = _loss_values(info, ctx)
+    values["_extra"] = extra
     if epoch and not info.bound_before(epoch, point.func, point.line + 1) and not _is_loop_var(inner, epoch, info):
         epoch = None
     values["step"], values["epoch"] = step, epoch
@@ -250,6 +262,27 @@ def _training_values(info: FileInfo, finding: Finding, ctx: dict, target: Target
         values["global_step"] = _global_step(info, inner.stmt, step, epoch)
     shape = "step_epoch" if step and epoch else "step" if step else "epoch" if epoch else "plain"
     return point, values, shape
+
+
+def _bind_returned_loss(info: FileInfo, loop: StmtRef, func) -> tuple[str, bool, list[TextEdit]]:
+    """`train_step(...)` in the loop returns the loss and drops it: bind it so it can be logged."""
+    for stmt in ast.walk(loop.stmt):
+        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)):
+            continue
+        callee = next(
+            (s for s in info.tree.body if isinstance(s, FUNC_TYPES) and s.name == stmt.value.func.id), None
+        )
+        returned = [n for n in (callee and [r for r in ast.walk(callee) if isinstance(r, ast.Return)] or [])]
+        if not returned or not all(isinstance(r.value, ast.Name) and "loss" in r.value.id.lower() for r in returned):
+            continue
+        name = "loss" if "loss" not in info.bound_in(func) else "step_loss"
+        if name in info.bound_in(func):
+            continue
+        col = byte_to_char(info.line(stmt.lineno), stmt.col_offset)
+        if col != len(emit.indentation(info.line(stmt.lineno))):
+            continue
+        return name, True, [TextEdit(stmt.lineno - 1, col, stmt.lineno - 1, col, f"{name} = ")]
+    raise NoFix("no loss name")
 
 
 def _is_loop_var(ref: StmtRef | None, name: str, info: FileInfo) -> bool:
@@ -266,6 +299,7 @@ def fix_training_loop(info: FileInfo, finding: Finding, ctx: dict, target: Targe
     if ctx.get("lightning"):
         return _fix_lightning_step(info, finding, ctx, target)
     point, values, shape = _training_values(info, finding, ctx, target)
+    extra = values.pop("_extra")
     code = None
     if tracker_values(info, target, point, values):
         code = render_tracker("DLL100", target, shape, values)
@@ -274,7 +308,7 @@ def fix_training_loop(info: FileInfo, finding: Finding, ctx: dict, target: Targe
         code = render_message("DLL100", target, shape, values)
     where = f"every {values['every']} steps" if values["step"] else "after the loop"
     label = _label(target, used_tracker)
-    return plan("DLL100", target, f"Log the training loss {where} ({label})", [emit.code_edit(info, point, code)], label)
+    return plan("DLL100", target, f"Log the training loss {where} ({label})", [*extra, emit.code_edit(info, point, code)], label)
 
 
 def _fix_lightning_step(info: FileInfo, finding: Finding, ctx: dict, target: Target) -> Plan:
@@ -286,6 +320,11 @@ def _fix_lightning_step(info: FileInfo, finding: Finding, ctx: dict, target: Tar
         raise NoFix("anchor in a one-line suite")
     values = values_base(info, target, point.func)
     values["loss"] = ctx.get("loss")
+    if not values["loss"] and isinstance(ref.stmt, ast.Return) and isinstance(ref.stmt.value, ast.Dict):
+        # `return {"loss": loss, "log": ...}`: the loss is the dict's "loss" entry.
+        for key, value in zip(ref.stmt.value.keys, ref.stmt.value.values):
+            if isinstance(key, ast.Constant) and key.value == "loss" and isinstance(value, ast.Name):
+                values["loss"] = value.id
     if not values["loss"]:
         raise NoFix("no loss")
     code = render(template("DLL100", "lightning", "lightning") or "", values)
@@ -551,22 +590,33 @@ def fix_bare_weights(info: FileInfo, finding: Finding, ctx: dict, target: Target
     func = ref.func if ref else None
     line = call.lineno
     values: dict[str, str] = {}
+    trainer = _lightning_trainer(info, func, line)
+    if trainer:
+        # A Lightning Trainer knows where training stopped.
+        values["epoch"], values["step"] = f"{trainer}.current_epoch", f"{trainer}.global_step"
+    used = _loaded_before(info, func, line)
     for key in ("epoch", "step", "optimizer", "config", "seed"):
+        if key in values:
+            continue
         candidate = ctx.get(key)
         names = (candidate,) if isinstance(candidate, str) and candidate else NAME_CANDIDATES[key]
         for n in names:
             root = n.split(".")[0]
-            if not (info.bound_before(root, func, line) or _is_loop_var(ref, root, info)):
+            # Bound before the save, or already read before it (a snippet's free names).
+            if not (info.bound_before(root, func, line) or _is_loop_var(ref, root, info) or root in used):
                 continue
             if key == "config":
-                value = _config_value(info, n, func, ctx.get("config_kind"))
+                kind = ctx.get("config_kind")
+                if kind is None and n == "args" and info.value_of(n, func) is None and used.get(n) == "attr":
+                    kind = "argparse"  # `args.lr`-style access to an unbound `args`
+                value = _config_value(info, n, func, kind)
                 if value is None:
                     continue
                 values["config_value"] = value
             if key == "optimizer":
                 value = info.value_of(root, func)
                 made_by = info.resolve(dotted(value.func)) if isinstance(value, ast.Call) else ""
-                if not ((made_by or "").startswith(("torch.optim", "optim.")) or n == "optimizer" or candidate):
+                if not ((made_by or "").startswith(("torch.optim", "optim.")) or n == "optimizer" or candidate or used.get(n) == "optimizer"):
                     continue
             if key == "seed" and not candidate and info.value_of(root, func) is None and n not in _params(func):
                 continue
@@ -585,6 +635,31 @@ def fix_bare_weights(info: FileInfo, finding: Finding, ctx: dict, target: Target
     edit = TextEdit(saved.lineno - 1, start, saved.end_lineno - 1, end, text)
     names = "/".join(k for k in ("epoch", "step", "optimizer", "config", "seed") if k in values)
     return Plan(title=f"Save a dict with the weights and {names} (load it with ckpt[\"model\"])", backend="torch.save", edits=[edit])
+
+
+def _lightning_trainer(info: FileInfo, func, line: int) -> str | None:
+    for key, value in info.assigned_from.items():
+        if key[0] not in (0, id(func) if func is not None else 0) or not isinstance(value, ast.Call):
+            continue
+        called = info.resolve(dotted(value.func)) or ""
+        if called.endswith(("pytorch_lightning.Trainer", "lightning.Trainer", "pl.Trainer", "L.Trainer", "lightning.pytorch.Trainer")):
+            if info.bound_before(key[1], func, line):
+                return key[1]
+    return None
+
+
+def _loaded_before(info: FileInfo, func, line: int) -> dict[str, str]:
+    """Names read before ``line`` in ``func`` (or the module): name → how (`attr`, `optimizer`)."""
+    root = func if func is not None else info.tree
+    out: dict[str, str] = {}
+    for node in ast.walk(root):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.lineno < line:
+            how = "optimizer" if node.attr in ("step", "zero_grad") and isinstance(node.ctx, ast.Load) else "attr"
+            if out.get(node.value.id) != "optimizer":
+                out[node.value.id] = how
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno < line:
+            out.setdefault(node.id, "name")
+    return out
 
 
 def _params(func) -> set[str]:
@@ -787,7 +862,9 @@ def _after_binding(info: FileInfo, point: emit.Point, root: str) -> emit.Point:
 
 def _seed_libraries(info: FileInfo, ctx: dict, values: dict) -> list[str]:
     libs = ctx.get("libraries")
-    if not libs:
+    if not libs and not info.imports:
+        libs = [m for m in ("random", "numpy", "torch", "tensorflow") if _conventional(info, m)]
+    elif not libs:
         libs = [m for m in ("random", "numpy", "torch", "tensorflow") if values.get(m)]
     return [m for m in ("random", "numpy", "torch", "tensorflow") if m in libs and values.get(m)]
 
