@@ -21,15 +21,53 @@ from ..config import Config
 from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, header_span, rule
 
-# Unresolved calls whose name suggests they report something (a project's own meter,
-# hook or callback). Their presence makes "no logging" undecidable, so we stay silent.
-POSSIBLY_LOGGING = re.compile(
-    r"log|report|track|record|summar|monitor|callback|hook|print|display|show|writer|visuali|"
-    r"plot|progress|status|notify|emit|meter|tensorboard|wandb|mlflow|neptune|comet|clearml",
-    re.I,
+# Unresolved calls whose name says they report something (a project's own meter, hook or
+# callback). Their presence makes "no logging" undecidable, so we stay silent. Matched on
+# whole words of the method / receiver name: `metric_logger.update`, `log_every`,
+# `trigger_callbacks`, but not `model.parameters` or `F.log_softmax`.
+REPORTING_VERBS = frozenset(
+    "log logs report track record print display show plot notify emit dump summarize summarise "
+    "visualize visualise".split()
 )
+REPORTING_WORDS = frozenset(
+    "logger loggers logging callback callbacks hook hooks tensorboard wandb mlflow neptune comet "
+    "clearml summary meter meters writer tracker monitor recorder progress pbar tb experiment "
+    "dllogger stats statistics".split()
+)
+MATH_RECEIVERS = frozenset("torch F np numpy math jnp jax tf scipy nn functional special cmath".split())
+_WORD_SPLIT = re.compile(r"[_\W]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def name_words(name: str) -> list[str]:
+    return [w.lower() for w in _WORD_SPLIT.split(name) if w]
+
+
+def possibly_reports(dotted: str) -> bool:
+    """Does this (unresolved) call's name say it reports something?"""
+    parts = [p for p in dotted.split(".") if p]
+    if not parts:
+        return False
+    method = parts[-1]
+    receiver = parts[-2] if len(parts) > 1 else ""
+    if receiver in MATH_RECEIVERS:
+        return False
+    words = name_words(method)
+    if words and (words[0] in REPORTING_VERBS or any(w in REPORTING_WORDS for w in words)):
+        return True
+    # A receiver that is a plain name (not a call result like `log_softmax(x).argmax`).
+    if receiver and not receiver.endswith(("()", "[]")):
+        if any(w in REPORTING_WORDS for w in name_words(receiver)):
+            return True
+    return False
+
+
 # Names that say "this is the loss" even when data flow cannot prove it.
-LOSS_WORD = re.compile(r"loss|nll|perplex|ppl|objective|elbo", re.I)
+# In reinforcement learning the monitored training signal is the reward / return.
+LOSS_WORD = re.compile(r"loss|nll|perplex|ppl|objective|elbo|reward|return", re.I)
+CONTAINER_METHODS = frozenset(
+    "append extend update add add_ insert put push record accumulate setdefault add_batch __setitem__ "
+    "append_loss update_state".split()
+)
 PROGRESS_WRAPPERS = re.compile(r"(^|\.)(tqdm|trange|track|progress_bar|ProgressBar|progressbar|log_every)$")
 LIGHTNING_BASES = re.compile(r"(^|\.)(LightningModule|LitModule|LightningModel)$")
 DISABLED_LOGGING_KWARGS = {
@@ -179,10 +217,35 @@ def is_training_module(facts: ModuleFacts) -> bool:
 def _is_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
     if facts.is_logging(site):
         return True
-    if facts.local_target(site) is not None:
-        return False  # local functions are judged by their bodies, not their names
+    target = facts.local_target(site)
+    if target is not None:
+        # Local functions are judged by their bodies: do they log, or hand control to
+        # something opaque that might (a callback list, a hook)?
+        return _scope_possibly_logs(facts, target)
+    return _is_opaque_reporter(site)
+
+
+def _is_opaque_reporter(site: CallSite) -> bool:
     name = site.name or ""
-    return bool(POSSIBLY_LOGGING.search(name))
+    if possibly_reports(name):
+        return True
+    # `callback(self)` / `hook(trainer)` where the callable is a variable.
+    func = site.node.func
+    return isinstance(func, ast.Name) and any(w in ("callback", "callbacks", "hook", "hooks", "cb") for w in name_words(func.id))
+
+
+def _scope_possibly_logs(facts: ModuleFacts, scope: Scope) -> bool:
+    memo = facts.__dict__.setdefault("_possibly_logs_memo", {})
+    key = scope.qualname
+    if key in memo:
+        return memo[key]
+    memo[key] = False  # recursion guard
+    result = facts.scope_logs(scope) or any(
+        _is_opaque_reporter(c) or (c.target is not None and c.target is not scope and _scope_possibly_logs(facts, c.target))
+        for c in scope.calls
+    )
+    memo[key] = result
+    return result
 
 
 def _calls_in_span(facts: ModuleFacts, node: ast.AST, scope: Scope) -> list[CallSite]:
@@ -228,6 +291,14 @@ def _progress_wrapped(loop: ast.AST, facts: ModuleFacts) -> bool:
     return False
 
 
+def _opaque_wrapper(loop: ast.AST, facts: ModuleFacts) -> bool:
+    """`for x in metric_logger.log_every(loader, ...)`: a project's own logger drives the loop."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
+        return False
+    name = dotted_name(loop.iter.func, facts.aliases) or ""
+    return "tqdm" not in name and possibly_reports(name)
+
+
 def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     """DLL100's evidence: any logging in the nest, in what it calls, right after it, or in
     the caller that runs it."""
@@ -238,10 +309,10 @@ def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         return True
     if _progress_wrapped(tl.loop, facts) or any(_progress_wrapped(l, facts) for l in tl.scope.loops if _within(l, tl.loop)):
         return True
-    after = _after_loop(tl.scope, tl.loop)
-    if any(_is_possibly_logging(facts, c) for c in after):
-        return True
-    if any(facts.scope_logs(t) for t in _local_targets(facts, after)):
+    # In a function, any logging in it says the run reports progress (an epoch header before
+    # the loop, a summary after it); at module level only what follows the loop counts.
+    around = _after_loop(tl.scope, tl.loop) if tl.scope.is_module else [c for c in tl.scope.calls if c.scope is tl.scope]
+    if any(_is_possibly_logging(facts, c) for c in around):
         return True
     # The loop's function is run by a caller that logs around the call.
     for caller in _callers(facts, tl.scope):
@@ -327,7 +398,12 @@ def loss_derived_names(scope: Scope, seeds: set[str], facts: ModuleFacts) -> set
                     derived |= _target_names(stmt.target)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
-                if isinstance(call.func, ast.Attribute):
+                # Only methods that *store* a value make their receiver carry the loss:
+                # `meter.update(loss.item())`, `hist.append(loss)` — not
+                # `accelerator.backward(loss)` or `optimizer.step()`.
+                if isinstance(call.func, ast.Attribute) and (
+                    call.func.attr in CONTAINER_METHODS or possibly_reports(dotted_name(call.func) or "")
+                ):
                     args = list(call.args) + [k.value for k in call.keywords]
                     if any(_refs_any(_names_in(a), derived) for a in args):
                         derived |= _target_names(call.func.value)
@@ -383,6 +459,17 @@ def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             return True
         target = facts.local_target(site)
         if target is not None and _call_refs_loss(site, derived) and facts.scope_logs(target):
+            return True
+        # A method that reaches a callback or hook can read a loss kept on `self`
+        # (minGPT's `self.loss` + `trigger_callbacks`): undecidable, so count it.
+        if (
+            target is not None
+            and any(d.startswith("self.") for d in derived)
+            and isinstance(site.node.func, ast.Attribute)
+            and isinstance(site.node.func.value, ast.Name)
+            and site.node.func.value.id == "self"
+            and _scope_possibly_logs(facts, target)
+        ):
             return True
     # Returned to a caller that logs it.
     if not tl.scope.is_module and _returns_any(tl.scope, derived):
@@ -605,14 +692,35 @@ def loss_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         if not logs_anything(facts, tl) or logs_loss(facts, tl):
             continue
         ctx = _loop_context(facts, tl)
+        fixable = True
         if ctx["loss"] is None:
-            continue
+            # The loss lives and dies inside a step helper (`self._run_batch(x, y)`):
+            # point at its backward call; logging every step there is the author's call,
+            # so no automatic fix.
+            inner = _step_helper_loss(facts, tl)
+            if inner is None:
+                continue
+            ctx.update(inner)
+            fixable = False
         log_site = next(
             (c for c in _calls_in_span(facts, tl.loop, tl.scope) if facts.is_logging(c)),
             None,
         )
         ctx["log_line"] = log_site.node.lineno if log_site else None
-        yield Report(tl.loop, context=ctx, span=header_span(tl.loop))
+        yield Report(tl.loop, context=ctx, span=header_span(tl.loop), fixable=fixable)
+
+
+def _step_helper_loss(facts: ModuleFacts, tl: TrainingLoop) -> dict | None:
+    for sc in tl.step_calls:
+        target = facts.local_target(sc)
+        if target is None:
+            continue
+        for c in facts.calls_in("training_backward"):
+            if c.scope is target:
+                loss = _loss_of_backward(c)
+                if loss is not None:
+                    return {"loss": facts.segment(loss), "anchor_line": c.node.lineno, "anchor": "after", "scope": target.qualname}
+    return None
 
 
 @rule("DLL102")
@@ -627,6 +735,11 @@ def gpu_memory_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report
     if not uses_cuda:
         return
     for tl in loops:
+        # A project's own logger wrapping the loop (`metric_logger.log_every(...)`) or
+        # updated in it may well report memory (torchvision's prints "max mem").
+        in_loop = _calls_in_span(facts, tl.loop, tl.scope)
+        if any(_is_opaque_reporter(c) and not facts.is_logging(c) for c in in_loop) or _opaque_wrapper(tl.loop, facts):
+            continue
         step, _ = _loop_vars(tl.inner)
         yield Report(
             tl.loop,
