@@ -19,7 +19,7 @@ from typing import Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, rule
-from .saving import GENERIC_NAMES, _assigned_target, index_of
+from .saving import GENERIC_NAMES, _assigned_target, in_source_order, index_of
 
 MODEL_NAME = re.compile(
     r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
@@ -74,11 +74,16 @@ def _is_model_constructor(facts: ModuleFacts, call: ast.Call) -> bool:
     if not name or "?" in name:
         return False
     last = name.rsplit(".", 1)[-1]
-    if last in _module_classes(facts):
-        return True
+    if last in _module_classes(facts) or (last[:1].isupper() and MODEL_NAME.match(last)):
+        return True  # `Net()`, `ResNet()`, `Encoder()`
     if last == "from_pretrained" and facts.vocabulary.matcher("load_exclusions").match(name):
         return False
     return bool(MODEL_FACTORY.search(name))
+
+
+def _is_model_name(expr: ast.expr) -> bool:
+    last = expr.id if isinstance(expr, ast.Name) else getattr(expr, "attr", "")
+    return bool(MODEL_NAME.match(last))
 
 
 def _is_model(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 3) -> bool:
@@ -211,7 +216,7 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     reported: set[int] = set()
-    for site in facts.calls_in("device_transfer"):
+    for site in in_source_order(facts.calls_in("device_transfer")):
         if site.loops or id(site.scope) in reported:
             continue  # tensors move inside loops; placement is recorded once per scope
         if facts.is_test_scope(site.scope):
@@ -220,7 +225,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         if dev is None:
             continue
         receiver = site.receiver
-        if not _is_model(facts, site, receiver):
+        target = _assigned_target(site)
+        if not (_is_model(facts, site, receiver) or (target is not None and _is_model_name(target))):
             continue
         dev_expr = dev if isinstance(dev, ast.expr) else None
         if dev_expr is not None and FRAMEWORK_DEVICE.search(facts.segment(dev_expr)):
@@ -237,7 +243,6 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             reported.add(id(site.scope))
             continue
         reported.add(id(site.scope))
-        target = _assigned_target(site)
         model_node = target if target is not None else receiver
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:

@@ -52,7 +52,7 @@ WRAPPER_NAME = re.compile(
     r"build|create|make|get_model|init_model|setup_model",
     re.I,
 )
-WRAPPER_MAX_STATEMENTS = 15
+WRAPPER_MAX_STATEMENTS = 6
 # Recording the run next to the weights (config dumps, artifact uploads) counts as metadata.
 ARTIFACT_RECORD = re.compile(r"log_artifact|log_model|wandb\.save$|\.save_hyperparameters$|log_hyperparams", re.I)
 # Module-like heads that say nothing about a path when mentioned in a log.
@@ -196,6 +196,20 @@ def is_small_wrapper(facts: ModuleFacts, scope: Scope) -> bool:
     return bool(WRAPPER_NAME.search(scope.name)) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
 
 
+def wrapper_logs(facts: ModuleFacts, scope: Scope) -> bool:
+    """The wrapper logs outside loops (directly or through a same-module function that
+    logs): a log inside a loop reports its iterations, not the save or load."""
+    for site in scope.calls:
+        if site.loops:
+            continue
+        if facts.is_logging(site):
+            return True
+        target = facts.local_target(site)
+        if target is not None and target is not scope and facts.scope_logs(target):
+            return True
+    return False
+
+
 def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -> bool:
     """A caller of the function holding the site logs right around the call."""
     if scope.is_module or depth <= 0:
@@ -206,7 +220,7 @@ def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -
             continue
         if logged_nearby(facts, call.info, window):
             return True
-        if is_small_wrapper(facts, call.scope) and facts.scope_logs(call.scope, transitive=False):
+        if is_small_wrapper(facts, call.scope) and any(facts.is_logging(c) and not c.loops for c in call.scope.calls):
             return True
         if callers_log(facts, call.scope, window, depth - 1):
             return True
@@ -410,9 +424,13 @@ def _looks_like_checkpoint_save(facts: ModuleFacts, site: CallSite, saved: ast.e
     return bool(saved is not None and CHECKPOINT_OBJECT_WORDS.search(texts[0]))
 
 
+def in_source_order(sites: Iterable[CallSite]) -> list[CallSite]:
+    return sorted(sites, key=lambda c: (c.node.lineno, c.node.col_offset))
+
+
 def _save_sites(facts: ModuleFacts) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
     self_logging = facts.vocabulary.matcher("self_logging_save_load")
-    for site in facts.calls_in("save"):
+    for site in in_source_order(facts.calls_in("save")):
         if facts.local_target(site) is not None or local_method(facts, site) is not None:
             continue  # the project's own save helper: judged by the save inside it
         if is_project_helper(facts, site):
@@ -449,10 +467,40 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         return False
     if isinstance(expr, ast.Name):
         idx = index_of(facts)
+        if not _not_a_parameter(site.scope, expr.id):
+            # `def save_checkpoint(state, filename="checkpoint.pth.tar")` called without a
+            # filename: the path is the literal default.
+            values = _param_values(facts, site.scope, expr.id)
+            return bool(values) and all(
+                v is not None and is_literal_path(facts, call, v, depth - 1) for call, v in values
+            )
         binds = idx.bindings(site.scope, expr.id) or idx.bindings(facts.module, expr.id)
         if binds and all(v is not None and is_literal_path(facts, site, v, depth - 1) for _, v in binds):
-            return _not_a_parameter(site.scope, expr.id)
+            return True
     return False
+
+
+def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
+    """What each same-module caller passes for ``param`` (its default when omitted)."""
+    fn = scope.node
+    if not isinstance(fn, FUNC_TYPES):
+        return []
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    position = params.index(param) if param in params else None
+    if position is not None and scope.class_name and params and params[0] in ("self", "cls"):
+        position -= 1
+    out = []
+    for call in index_of(facts).callers.get(scope.qualname, ()):
+        if any(isinstance(a, ast.Starred) for a in call.node.args) or any(kw.arg is None for kw in call.node.keywords):
+            out.append((call, None))  # *args/**kwargs: cannot tell
+            continue
+        arg = call.kwarg(param)
+        if arg is None and position is not None and 0 <= position < len(call.node.args):
+            arg = call.node.args[position]
+        if arg is None:
+            arg = _param_default(fn, param)
+        out.append((call, arg))
+    return out
 
 
 def _not_a_parameter(scope: Scope, name: str) -> bool:
@@ -479,7 +527,7 @@ def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_e
     if logs_mention(facts, site.scope, _mention_keys(facts, mention_exprs)):
         return True
     scope = site.scope
-    if is_small_wrapper(facts, scope) and facts.scope_logs(scope):
+    if is_small_wrapper(facts, scope) and wrapper_logs(facts, scope):
         return True
     return callers_log(facts, scope, config.window)
 
@@ -487,10 +535,13 @@ def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_e
 @rule("DLL200")
 def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     reported: list[StmtInfo] = []
+    idx = index_of(facts) if facts.calls_in("save") else None
     for site, saved, path in _save_sites(facts):
         result = _assigned_target(site)
         if is_literal_path(facts, site, path) or is_unseen_api_wrapper(facts, site, path):
             continue
+        if site.method == "save_pretrained" and idx is not None and idx.verbose_hf:
+            continue  # "Model weights saved in ..." is logged by transformers at INFO
         if _site_evidence(facts, config, site, [path, result]):
             continue
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
@@ -577,23 +628,11 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
 
 
 def _callers_pass_metadata(facts: ModuleFacts, scope: Scope, param: str, depth: int) -> bool:
-    fn = scope.node
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-    if param not in params and param not in [a.arg for a in fn.args.kwonlyargs]:
+    if _not_a_parameter(scope, param):
         return False
-    position = params.index(param) if param in params else None
-    if position is not None and scope.class_name and params and params[0] in ("self", "cls"):
-        position -= 1
-    for call in index_of(facts).callers.get(scope.qualname, ()):
-        arg = call.kwarg(param)
-        if arg is None and position is not None and 0 <= position < len(call.node.args):
-            arg = call.node.args[position]
-        if arg is None:
-            default = _param_default(fn, param)
-            arg = default
-        if arg is not None and _metadata_in_path(facts, call, arg, depth):
-            return True
-    return False
+    return any(
+        arg is not None and _metadata_in_path(facts, call, arg, depth) for call, arg in _param_values(facts, scope, param)
+    )
 
 
 def _param_default(fn: ast.AST, param: str) -> ast.expr | None:
@@ -802,7 +841,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
     idx = index_of(facts)
     self_logging = facts.vocabulary.matcher("self_logging_save_load")
     exclusions = facts.vocabulary.matcher("load_exclusions")
-    sites = list(facts.calls_in("load"))
+    sites = in_source_order(facts.calls_in("load"))
     # File loads nested in load_state_dict(...) are reported once, at the outer call.
     nested_in_consumer: set[int] = set()
     for site in sites:
@@ -824,6 +863,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         method = site.method or ""
         anchor_stmt = site.stmt
         result = _assigned_target(site)
+        load_result = result if method == "load_state_dict" else None
         target = None
         if method == "load_state_dict":
             # Only a state dict that comes straight from a file is a checkpoint load;
@@ -849,8 +889,9 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 consumer = consumers[0]
                 target = consumer.receiver
                 if consumer.info.block is site.info.block and 0 < consumer.info.index - site.info.index <= config.window:
+                    # Log after load_state_dict, where missing/unexpected keys are known.
                     anchor_stmt = consumer.stmt
-                    result = _assigned_target(consumer) or result
+                    load_result = _assigned_target(consumer)
             if target is None and method == "from_pretrained":
                 target = result
         if is_literal_path(facts, site, path) or is_unseen_api_wrapper(facts, site, path):
@@ -863,6 +904,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             "path": _text(facts, path),
             "target": _text(facts, target),
             "result": _text(facts, result),
+            "load_result": _text(facts, load_result),  # what load_state_dict returned (missing keys)
             "call": call_name,
         })
         yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})

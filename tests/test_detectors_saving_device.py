@@ -1,0 +1,441 @@
+"""Checkpoint save/load (DLL200, DLL201, DLL210) and device placement (DLL400) beyond the
+YAML examples: aliases, non-ASCII columns, the window, project vocabulary, wrappers, and the
+context keys a fix is built from."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from flake8_dllog.config import Config, parse_config
+from flake8_dllog.engine import check_source
+
+CODES = frozenset({"DLL200", "DLL201", "DLL210", "DLL400"})
+
+TRAIN_LOOP = """
+for epoch in range(args.epochs):
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def check(source: str, config: Config | None = None, path: str = "train.py", codes=CODES):
+    result = check_source(textwrap.dedent(source), path, config or Config(), codes=frozenset(codes))
+    assert result.error is None, result.error
+    return result.findings
+
+
+def only(findings, code):
+    return [f for f in findings if f.code == code]
+
+
+# -- import aliases -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import torch as T\nT.save(model.state_dict(), args.out)\n",
+        "from torch import save\nsave(model.state_dict(), args.out)\n",
+        "from torch import save as persist\npersist(model.state_dict(), args.out)\n",
+        "import torch\ntorch.save(model.state_dict(), args.out)\n",
+    ],
+)
+def test_save_aliases_resolve_to_torch_save(source):
+    [finding] = only(check(source), "DLL200")
+    assert finding.context["call"] == "torch.save"
+    assert finding.context["path"] == "args.out"
+    assert finding.context["saved"] == "model.state_dict()"
+
+
+def test_load_alias_and_inline_load_state_dict():
+    [finding] = only(check("import torch as T\nnet.load_state_dict(T.load(args.weights, map_location='cpu'))\n"), "DLL210")
+    assert finding.context["call"] == "torch.load"
+    assert finding.context["path"] == "args.weights"
+    assert finding.context["target"] == "net"
+
+
+def test_a_local_function_named_save_is_not_torch_save():
+    source = """
+    def save(obj, path):
+        with open(path, "w") as fh:
+            fh.write(str(obj))
+
+    save(results, args.out)
+    """
+    assert check(source) == []
+
+
+# -- positions ----------------------------------------------------------------------------
+
+
+def test_columns_are_code_points_on_non_ascii_lines():
+    source = 'état = model.state_dict(); torch.save(état, chemin_sortie)  # «sauvegarde»\n'
+    [finding] = only(check(source), "DLL200")
+    line = source.splitlines()[0]
+    assert finding.line == 1
+    assert finding.column == line.index("torch.save")
+    assert finding.end_column == line.index(")  #") + 1
+    assert finding.context["saved"] == "état"
+
+
+def test_range_is_the_call_not_the_statement():
+    source = """
+    if is_best:
+        torch.save(
+            {"model": model.state_dict(), "epoch": epoch},
+            best_path,
+        )
+    """
+    [finding] = only(check(source), "DLL200")
+    assert (finding.line, finding.column) == (3, 4)
+    assert finding.end_line == 6
+    assert finding.context["anchor"] == "after"
+    assert finding.context["anchor_line"] == 3
+
+
+# -- the window ------------------------------------------------------------------------------
+
+FAR_LOG = """
+torch.save(model.state_dict(), ckpt_path)
+a = 1
+b = 2
+c = 3
+d = 4
+logger.info("saved %s", other)
+"""
+
+
+def test_window_is_configurable():
+    assert only(check(FAR_LOG), "DLL200")
+    assert not only(check(FAR_LOG, Config(window=5)), "DLL200")
+
+
+def test_window_from_parsed_config():
+    cfg = parse_config({"window": 6}, "pyproject.toml")
+    assert not only(check(FAR_LOG, cfg), "DLL200")
+
+
+def test_log_far_away_that_names_the_path_counts():
+    source = """
+    def main(args):
+        torch.save(model.state_dict(), args.ckpt)
+        a = 1
+        b = 2
+        c = 3
+        d = 4
+        print(f"done; weights are in {args.ckpt}")
+    """
+    assert not only(check(source), "DLL200")
+
+
+def test_log_inside_a_neighbouring_loop_is_not_evidence():
+    source = """
+    def main(args):
+        for epoch in range(args.epochs):
+            print(epoch)
+        torch.save(model.state_dict(), args.ckpt)
+    """
+    assert only(check(source), "DLL200")
+
+
+# -- project vocabulary -------------------------------------------------------------------------
+
+
+def test_project_save_helper_from_config():
+    source = "save_ckpt(model, args.out)\n"
+    assert not check(source)
+    cfg = parse_config({"vocabulary": {"save": ["save_ckpt"]}}, "pyproject.toml")
+    [finding] = only(check(source, cfg), "DLL200")
+    assert finding.context["path"] == "args.out"
+
+
+def test_project_logging_helper_from_config_is_evidence():
+    source = "torch.save(model.state_dict(), args.out)\nreport_progress(args.out)\n"
+    assert only(check(source), "DLL200")
+    cfg = parse_config({"vocabulary": {"logging": ["report_progress"]}}, "pyproject.toml")
+    assert not only(check(source, cfg), "DLL200")
+
+
+def test_project_load_exclusion_applies_to_save_pretrained_too():
+    source = "vocoder.save_pretrained(args.out)\nvocoder2 = Vocoder.from_pretrained(args.src)\n"
+    assert len(check(source)) == 2
+    cfg = parse_config({"vocabulary": {"load_exclusions": ["**.*vocoder*.from_pretrained", "**.Vocoder.from_pretrained"]}}, "pyproject.toml")
+    assert check(source, cfg) == []
+
+
+def test_print_is_not_evidence_when_disabled():
+    source = "torch.save(model.state_dict(), args.out)\nprint('saved', args.out)\n"
+    assert not check(source)
+    assert only(check(source, Config(print_is_logging=False)), "DLL200")
+
+
+# -- wrappers and callers ------------------------------------------------------------------------
+
+
+def test_wrapper_reported_inside_it_when_no_caller_logs():
+    source = """
+    def save_checkpoint(state, path):
+        torch.save(state, path)
+
+    def main(args):
+        save_checkpoint({"model": model.state_dict()}, args.out)
+    """
+    [finding] = only(check(source), "DLL200")
+    assert finding.line == 3
+    assert finding.context["scope"] == "save_checkpoint"
+    assert finding.context["path"] == "path"
+
+
+def test_caller_logging_before_the_call_counts():
+    source = """
+    def load_weights(model, path):
+        model.load_state_dict(torch.load(path))
+
+    def main(args):
+        logger.info("loading %s", args.weights)
+        load_weights(model, args.weights)
+    """
+    assert not check(source)
+
+
+def test_wrapper_two_levels_up():
+    source = """
+    def _write(state, path):
+        torch.save(state, path)
+
+    def save_checkpoint(state, path):
+        _write(state, path)
+
+    def main(args):
+        save_checkpoint({"model": model.state_dict()}, args.out)
+        logger.info("checkpoint saved to %s", args.out)
+    """
+    assert not check(source)
+
+
+def test_method_wrapper_called_through_self():
+    source = """
+    class Trainer:
+        def _save(self, path):
+            torch.save({"model": self.model.state_dict(), "step": self.step}, path)
+
+        def fit(self):
+            for batch in self.loader:
+                self.step += 1
+            self._save(self.cfg.ckpt)
+            self.logger.info("saved %s", self.cfg.ckpt)
+    """
+    assert not check(source)
+
+
+def test_literal_default_of_a_wrapper_parameter_is_a_literal_path():
+    source = """
+    def save_checkpoint(state, is_best, filename="checkpoint.pth.tar"):
+        torch.save(state, filename)
+
+    save_checkpoint({"model": model.state_dict()}, True)
+    """
+    assert not check(source)
+
+
+def test_module_constant_path_is_literal():
+    source = 'CKPT = "weights/best.pt"\ntorch.save(model.state_dict(), CKPT)\n'
+    assert not only(check(source), "DLL200")
+
+
+def test_with_open_file_handle_reports_the_opened_path():
+    source = """
+    with open(args.save, "wb") as f:
+        torch.save(model, f)
+    """
+    [finding] = only(check(source), "DLL200")
+    assert finding.context["path"] == "args.save"
+
+
+# -- DLL201 context --------------------------------------------------------------------------------
+
+
+def test_bare_weights_context_names_in_scope():
+    source = (
+        "import argparse\n"
+        "parser = argparse.ArgumentParser()\n"
+        "args = parser.parse_args()\n"
+        "torch.manual_seed(args.seed)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        + TRAIN_LOOP
+        + "torch.save(model.state_dict(), args.out)\n"
+    )
+    [finding] = only(check(source), "DLL201")
+    ctx = finding.context
+    assert ctx["call"] == "torch.save"
+    assert ctx["saved"] == "model.state_dict()"
+    assert ctx["path"] == "args.out"
+    assert ctx["epoch"] == "epoch"
+    assert ctx["optimizer"] == "optimizer"
+    assert ctx["config"] == "args"
+    assert ctx["seed"] == "args.seed"
+
+
+def test_bare_weights_in_a_file_that_does_not_train_is_silent():
+    assert not only(check("torch.save(model.state_dict(), args.out)\n"), "DLL201")
+
+
+def test_metadata_passed_by_the_caller_into_the_file_name():
+    source = (
+        TRAIN_LOOP
+        + """
+def save_weights_to(model, path):
+    torch.save(model.state_dict(), path)
+
+save_weights_to(model, f"{args.out}/epoch{epoch}.pt")
+"""
+    )
+    assert not only(check(source), "DLL201")
+
+
+def test_keras_save_weights_context():
+    source = """
+    model.fit(x, y, epochs=3)
+    model.save_weights(os.path.join(args.out, "w.h5"))
+    """
+    [finding] = only(check(source), "DLL201")
+    assert finding.context["call"] == "save_weights"
+    assert finding.context["saved"] == "model"
+
+
+# -- DLL210 context ---------------------------------------------------------------------------------
+
+
+def test_load_context_points_the_anchor_at_load_state_dict():
+    source = """
+    ckpt = torch.load(args.resume, map_location="cpu")
+    missing = model.load_state_dict(ckpt["model"], strict=False)
+    start = 0
+    """
+    [finding] = only(check(source), "DLL210")
+    ctx = finding.context
+    assert (finding.line, finding.column) == (2, 7)
+    assert ctx["path"] == "args.resume"
+    assert ctx["target"] == "model"
+    assert ctx["result"] == "ckpt"
+    assert ctx["load_result"] == "missing"
+    assert ctx["anchor_line"] == 3
+    assert ctx["call"] == "torch.load"
+
+
+def test_from_pretrained_context():
+    source = "model = AutoModel.from_pretrained(args.model_name_or_path)\n"
+    [finding] = only(check(source), "DLL210")
+    assert finding.context["path"] == "args.model_name_or_path"
+    assert finding.context["result"] == "model"
+
+
+def test_project_model_class_from_pretrained_is_silent():
+    # nanoGPT-style: `from model import GPT`; GPT.from_pretrained prints what it loads.
+    source = "from model import GPT\nmodel = GPT.from_pretrained(args.init_from)\n"
+    assert not check(source)
+
+
+def test_same_file_class_from_pretrained_is_judged_by_its_body():
+    source = """
+    class GPT(nn.Module):
+        @classmethod
+        def from_pretrained(cls, name):
+            print("loading weights from pretrained gpt: %s" % name)
+            return cls()
+
+    model = GPT.from_pretrained(args.init_from)
+    """
+    assert not check(source)
+
+
+# -- DLL400 ------------------------------------------------------------------------------------------
+
+
+def test_device_context_and_once_per_scope():
+    source = """
+    def main(args):
+        device = torch.device(args.device)
+        encoder = Encoder().to(device)
+        decoder = Decoder().to(device)
+    """
+    [finding] = only(check(source), "DLL400")
+    assert finding.line == 4
+    assert finding.context["device"] == "device"
+    assert finding.context["model"] == "encoder"
+    assert finding.context["anchor"] == "after"
+    assert finding.context["anchor_line"] == 4
+
+
+def test_bare_cuda_gives_a_runtime_device_expression():
+    [finding] = only(check("model.cuda()\n"), "DLL400")
+    assert finding.context["device"] == "next(model.parameters()).device"
+
+
+def test_nn_module_class_defined_in_file_is_a_model():
+    source = """
+    class Scorer(nn.Module):
+        pass
+
+    scorer = Scorer()
+    scorer.to(args.device)
+    """
+    assert only(check(source), "DLL400")
+
+
+def test_unknown_object_is_not_a_model():
+    assert not check("thing = make_thing()\nthing.to(args.device)\n")
+
+
+def test_lightning_self_device_is_silent():
+    source = """
+    class Lit(pl.LightningModule):
+        def setup(self, stage):
+            self.teacher.to(self.device)
+    """
+    assert not check(source)
+
+
+def test_device_logged_in_the_function_that_created_it():
+    source = """
+    class Trainer:
+        def __init__(self, cfg):
+            self.device = torch.device(cfg.device)
+            logger.info("device: %s", self.device)
+
+        def setup(self):
+            self.model.to(self.device)
+    """
+    assert not check(source)
+
+
+# -- test code and odd input ---------------------------------------------------------------------------
+
+
+def test_test_files_are_silent():
+    source = "torch.save(model.state_dict(), args.out)\nmodel.cuda()\n"
+    assert check(source)
+    assert check(source, path="tests/test_io.py") == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "torch.save()\n",
+        "torch.load()\n",
+        "model.to()\n",
+        "model.cuda\n",
+        "model.load_state_dict()\n",
+        "x.from_pretrained(*names, **kw)\n",
+        "torch.save(*parts)\n",
+        "f()(g).save_pretrained(h)\n",
+        "model.to(**placement)\n",
+        "(lambda: torch.save(a, b))()\n",
+    ],
+)
+def test_odd_calls_do_not_crash(source):
+    check(source)
