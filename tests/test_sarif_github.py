@@ -19,9 +19,15 @@ from flake8_dllog.findings import Finding
 from flake8_dllog.output import _gh_escape, format_github
 from flake8_dllog.sarif import sarif_level, to_sarif
 
-UNLOGGED_SAVE = 'import torch\n\n\ndef save(model, path):\n    torch.save({"model": model.state_dict(), "epoch": 1}, path)\n'
+UNLOGGED_SAVE = (
+    "import os\n\nimport torch\n\n\n"
+    "def save_checkpoint(model, epoch, out_dir):\n"
+    '    path = os.path.join(out_dir, f"epoch{epoch}.pt")\n'
+    '    torch.save({"model": model.state_dict(), "epoch": epoch}, path)\n'
+)
 # Non-ASCII before the call: SARIF columns must count code points (columnKind says so).
-NON_ASCII = 'import torch\n\n\ndef save(model, path):\n    étiquette = "é"; torch.save({"model": model.state_dict(), "epoch": 1}, path)\n'
+NON_ASCII = UNLOGGED_SAVE.replace("    torch.save(", '    étiquette = "é"; torch.save(')
+SAVE_LINE = 8
 BROKEN = "def broken(:\n    pass\n"
 
 
@@ -127,8 +133,8 @@ def test_sarif_columns_count_code_points(project: Path):
     (res,) = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "DLL200"]
     loc = res["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == "dir%20with%20space/unicode.py"
-    line = NON_ASCII.splitlines()[4]
-    assert loc["region"]["startLine"] == 5
+    line = NON_ASCII.splitlines()[SAVE_LINE - 1]
+    assert loc["region"]["startLine"] == SAVE_LINE
     # 1-based code-point column of `torch.save`, not its UTF-8 byte offset (which is 2 more).
     assert loc["region"]["startColumn"] == line.index("torch.save") + 1
     assert loc["region"]["endColumn"] == len(line) + 1
@@ -137,7 +143,7 @@ def test_sarif_columns_count_code_points(project: Path):
 def test_schema_validator_rejects_broken_sarif(project: Path):
     """The validation above means something: the same schema rejects a broken log."""
     validator = sarif_validator()
-    doc = to_sarif([Finding("DLL200", "checkpoint saved", 5, 4, 5, 40, path="ckpt.py")], root=project)
+    doc = to_sarif([Finding("DLL200", "checkpoint saved", SAVE_LINE, 4, SAVE_LINE, 40, path="ckpt.py")], root=project)
     assert schema_errors(validator, doc) == []
     for mutate in (
         lambda d: d["runs"][0]["results"][0].__setitem__("level", "fatal"),
@@ -157,8 +163,7 @@ def test_sarif_fixes_apply_when_fix_api_is_available(project: Path):
     try:
         from flake8_dllog.fixes import fixes_for_finding  # noqa: F401
     except ImportError:
-        # Issue 3's fix API is landing in parallel; SARIF `fixes` are optional until then.
-        pytest.xfail("flake8_dllog.fixes.fixes_for_finding is not available yet (issue 3)")
+        pytest.fail("flake8_dllog.fixes.fixes_for_finding is not available (issue 3's fix API)")
     proc = run_dllog(project, "check", "--format", "sarif", "ckpt.py")
     doc = json.loads(proc.stdout)
     assert schema_errors(validator, doc) == []
