@@ -356,6 +356,9 @@ def _common_context(code: str, site: CallSite, anchor_stmt: ast.stmt | None = No
     }
 
 
+# Rank-aware wrappers with torch.save's signature: save(obj, path).
+TORCH_SAVE_LIKE = ("xm.save", "fabric.save", "accelerator.save")
+
 # -- saves -------------------------------------------------------------------------
 
 PATH_KWARGS = (
@@ -374,7 +377,7 @@ def _save_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, as
         path_kw = site.kwarg(kw)
         if path_kw is not None:
             break
-    if name in ("torch.save", "torch.jit.save") or name.endswith("xm.save") or method == "save_file" or name.endswith("saved_model.save") or name.endswith("models.save_model") or name.endswith("saving.save_model"):
+    if name in ("torch.save", "torch.jit.save") or name.endswith(("xm.save", "fabric.save", "accelerator.save")) or method == "save_file" or name.endswith("saved_model.save") or name.endswith("models.save_model") or name.endswith("saving.save_model"):
         saved = args[0] if args else site.kwarg("obj") or site.kwarg("tensors") or site.kwarg("m") or site.kwarg("model")
         path = path_kw if path_kw is not None else (args[1] if len(args) > 1 else None)
         return saved, path
@@ -412,7 +415,7 @@ def _bound_value(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> a
 
 def _looks_like_checkpoint_save(facts: ModuleFacts, site: CallSite, saved: ast.expr | None, path: ast.expr | None) -> bool:
     name = site.name or ""
-    generic = name in ("torch.save",) or name.endswith("xm.save") or (site.method == "save_file")
+    generic = name == "torch.save" or name.endswith(TORCH_SAVE_LIKE) or (site.method == "save_file")
     if not generic:
         return True  # save_pretrained, save_weights, model.save, save_checkpoint…: models by construction
     texts = [facts.segment(saved) if saved is not None else "", facts.segment(path) if path is not None else ""]
@@ -428,14 +431,14 @@ def in_source_order(sites: Iterable[CallSite]) -> list[CallSite]:
     return sorted(sites, key=lambda c: (c.node.lineno, c.node.col_offset))
 
 
-def _save_sites(facts: ModuleFacts) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
+def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
     self_logging = facts.vocabulary.matcher("self_logging_save_load")
     for site in in_source_order(facts.calls_in("save")):
         if facts.local_target(site) is not None or local_method(facts, site) is not None:
             continue  # the project's own save helper: judged by the save inside it
         if is_project_helper(facts, site):
             continue
-        if self_logging.match(site.name) or _is_excluded_pretrained(facts, site):
+        if (self_logging.match(site.name) and not self_logging_too) or _is_excluded_pretrained(facts, site):
             continue
         if _site_is_test(facts, site):
             continue
@@ -511,14 +514,25 @@ def _not_a_parameter(scope: Scope, name: str) -> bool:
 
 
 def is_unseen_api_wrapper(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
-    """``def load_weights(self, path): self.model.load_weights(path)`` with no caller in the
-    file: a thin API whose callers live elsewhere and are the place to log."""
+    """``def save_checkpoint(state, out_dir): torch.save(state, join(out_dir, "ckpt.pth"))``
+    in a utils module, with no caller in the file: a helper whose path comes from its
+    parameters and whose callers live elsewhere — they are the place to log."""
     scope = site.scope
-    if scope.is_module or index_of(facts).callers.get(scope.qualname):
+    fn = scope.node
+    if not isinstance(fn, FUNC_TYPES) or index_of(facts).callers.get(scope.qualname):
         return False
-    if path is None or _not_a_parameter(scope, path.id if isinstance(path, ast.Name) else ""):
+    small_method = scope.class_name is not None and index_of(facts).stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
+    if not (WRAPPER_NAME.search(scope.name) or small_method) or path is None:
         return False
-    return index_of(facts).stmt_count.get(id(scope), 0) <= 4
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+    names = _names_in(path)
+    if isinstance(path, ast.Name):
+        names |= _names_in(index_of(facts).binding(scope, path.id, site.node.lineno))
+    # `self.ckpt_dir` in a method: the object was configured by its (unseen) creator.
+    uses_self = any(
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in ast.walk(path)
+    )
+    return bool(names & params) or (uses_self and scope.class_name is not None)
 
 
 def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_exprs: list) -> bool:
@@ -576,7 +590,7 @@ def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
         method = site.method or ""
         if method in ("save_state", "save_checkpoint") or (site.name or "").endswith(("Checkpoint.save", "manager.save")):
             return True
-        if method == "save" and site.name != "torch.save":
+        if method == "save" and site.name != "torch.save" and not (site.name or "").endswith(TORCH_SAVE_LIKE):
             # Keras `model.save(path)` writes the whole model with its optimizer state.
             _, keras_path = _save_parts(facts, site)
             if keras_path is None or not re.search(r"weights", facts.segment(keras_path), re.I):
@@ -726,13 +740,14 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
     if not is_training_module(facts):
         return
     rich = None
-    for site, saved, path in _save_sites(facts):
+    # A helper that logs the save (fabric.save) still writes bare weights.
+    for site, saved, path in _save_sites(facts, self_logging_too=True):
         method = site.method or ""
-        if site.name == "torch.save":
+        if site.name == "torch.save" or (site.name or "").endswith(TORCH_SAVE_LIKE):
             weights_of = _state_dict_receiver(saved) or _state_dict_receiver(_bound_value(facts, site, saved))
             if weights_of is None or NON_MODEL_STATE.search(facts.segment(weights_of)):
                 continue
-            call = "torch.save"
+            call = site.name if site.name != "torch.save" and (site.name or "").endswith(TORCH_SAVE_LIKE) else "torch.save"
         elif method == "save_weights":
             call = "save_weights"
         else:
