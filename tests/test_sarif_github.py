@@ -19,15 +19,18 @@ from flake8_dllog.findings import Finding
 from flake8_dllog.output import _gh_escape, format_github
 from flake8_dllog.sarif import sarif_level, to_sarif
 
+# Shaped like the first `examples.flagged` of rules/DLL200.yaml: a run-dependent path, no log.
 UNLOGGED_SAVE = (
     "import os\n\nimport torch\n\n\n"
-    "def save_checkpoint(model, epoch, out_dir):\n"
-    '    path = os.path.join(out_dir, f"epoch{epoch}.pt")\n'
-    '    torch.save({"model": model.state_dict(), "epoch": epoch}, path)\n'
+    "def train(args, model, optimizer, loader, train_one_epoch):\n"
+    "    for epoch in range(args.epochs):\n"
+    "        train_one_epoch(model, loader, optimizer)\n"
+    '        ckpt_path = os.path.join(args.out_dir, f"epoch_{epoch}.pt")\n'
+    '        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, ckpt_path)\n'
 )
 # Non-ASCII before the call: SARIF columns must count code points (columnKind says so).
-NON_ASCII = UNLOGGED_SAVE.replace("    torch.save(", '    étiquette = "é"; torch.save(')
-SAVE_LINE = 8
+NON_ASCII = UNLOGGED_SAVE.replace("        torch.save(", '        étiquette = "é"; torch.save(')
+SAVE_LINE = 10
 BROKEN = "def broken(:\n    pass\n"
 
 
