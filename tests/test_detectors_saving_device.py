@@ -138,6 +138,9 @@ def test_log_inside_a_neighbouring_loop_is_not_evidence():
         for epoch in range(args.epochs):
             print(epoch)
         torch.save(model.state_dict(), args.ckpt)
+
+    if __name__ == "__main__":
+        main(parser.parse_args())
     """
     assert only(check(source), "DLL200")
 
@@ -362,6 +365,8 @@ def test_device_context_and_once_per_scope():
         device = torch.device(args.device)
         encoder = Encoder().to(device)
         decoder = Decoder().to(device)
+
+    fire.Fire(main)
     """
     [finding] = only(check(source), "DLL400")
     assert finding.line == 4
@@ -439,3 +444,43 @@ def test_test_files_are_silent():
 )
 def test_odd_calls_do_not_crash(source):
     check(source)
+
+
+# -- values chosen by callers outside the file ----------------------------------------------------------
+
+
+def test_library_helper_with_caller_chosen_device_is_silent():
+    # timm-style EMA: the device is whatever the (unseen) caller passes.
+    source = """
+    class ModelEma:
+        def __init__(self, model, decay=0.9999, device=None):
+            self.module = deepcopy(model)
+            if device is not None:
+                self.module.to(device=device)
+    """
+    assert not check(source)
+
+
+def test_unreachable_save_path_default_none_is_silent():
+    source = """
+    def convert(model, save_path=None):
+        if save_path is not None:
+            torch.save(model.state_dict(), save_path)
+        return model
+
+    deploy = convert(net)
+    """
+    assert not check(source)
+
+
+def test_spawned_worker_is_an_entry_point():
+    source = """
+    def main_worker(gpu, args):
+        model = resnet50()
+        model.cuda(gpu)
+
+    def main():
+        args = parser.parse_args()
+        mp.spawn(main_worker, nprocs=4, args=(args,))
+    """
+    assert only(check(source), "DLL400")

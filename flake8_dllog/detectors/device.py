@@ -19,7 +19,7 @@ from typing import Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, rule
-from .saving import GENERIC_NAMES, _assigned_target, in_source_order, index_of
+from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of
 
 MODEL_NAME = re.compile(
     r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
@@ -235,6 +235,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             b.endswith("LightningModule") for b in site.scope.class_bases
         ):
             continue
+        if from_unseen_caller(facts, site, dev_expr):
+            continue  # the device is chosen by a caller outside this file
         keys = _device_keys(facts, site, dev_expr)
         if _scope_logs_placement(facts, site.scope, keys):
             reported.add(id(site.scope))  # the scope records its placement: nothing to report

@@ -117,6 +117,12 @@ class _Index:
                 for a in node.names:
                     if a.name.split(".")[0] not in KNOWN_LIBRARIES:
                         self.project_imports.add(a.asname or a.name.split(".")[0])
+        # Functions handed to something else to run (`fire.Fire(main)`, `mp.spawn(worker)`).
+        self.passed_functions: set[str] = set()
+        for site in facts.calls:
+            for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
+                if isinstance(arg, ast.Name) and arg.id in facts.functions:
+                    self.passed_functions.add(arg.id)
         self.verbose_hf = any(VERBOSITY_INFO.search(c.name or "") for c in facts.calls)
 
     def _calls_logging_function(self, site: CallSite) -> bool:
@@ -513,26 +519,41 @@ def _not_a_parameter(scope: Scope, name: str) -> bool:
     return name not in {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
 
 
-def is_unseen_api_wrapper(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
-    """``def save_checkpoint(state, out_dir): torch.save(state, join(out_dir, "ckpt.pth"))``
-    in a utils module, with no caller in the file: a helper whose path comes from its
-    parameters and whose callers live elsewhere — they are the place to log."""
+PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "functools.wraps", "torch.no_grad", "torch.inference_mode")
+
+
+def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:
+    """The path (or device) comes from a parameter that no caller in this file fills in:
+    ``def save_checkpoint(state, out_dir): torch.save(state, join(out_dir, "ckpt.pth"))``
+    in a utils module, ``ModelEma(model, device=...)`` in a library. The callers that choose
+    the value live elsewhere and are the place to log it."""
     scope = site.scope
     fn = scope.node
-    if not isinstance(fn, FUNC_TYPES) or index_of(facts).callers.get(scope.qualname):
+    if expr is None or not isinstance(fn, FUNC_TYPES):
         return False
-    small_method = scope.class_name is not None and index_of(facts).stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
-    if not (WRAPPER_NAME.search(scope.name) or small_method) or path is None:
-        return False
+    if any(not d.endswith(PLAIN_DECORATORS) for d in scope.decorators):
+        return False  # @hydra.main, @click.command...: an entry point, called by a framework
+    idx = index_of(facts)
+    if scope.name in idx.passed_functions:
+        return False  # fire.Fire(main), mp.spawn(main_worker, ...): run with real values
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
-    names = _names_in(path)
-    if isinstance(path, ast.Name):
-        names |= _names_in(index_of(facts).binding(scope, path.id, site.node.lineno))
-    # `self.ckpt_dir` in a method: the object was configured by its (unseen) creator.
+    names = _names_in(expr)
+    if isinstance(expr, ast.Name):
+        names |= _names_in(idx.binding(scope, expr.id, site.node.lineno))
+    used = names & params
+    if used:
+        return all(
+            all(value is None or (isinstance(value, ast.Constant) and value.value is None) for _, value in _param_values(facts, scope, p))
+            for p in used
+        )
+    # `self.ckpt_dir` in a small method nobody here calls: configured by its (unseen) creator.
+    if idx.callers.get(scope.qualname) or scope.class_name is None:
+        return False
+    small = WRAPPER_NAME.search(scope.name) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
     uses_self = any(
-        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in ast.walk(path)
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in ast.walk(expr)
     )
-    return bool(names & params) or (uses_self and scope.class_name is not None)
+    return bool(small and uses_self)
 
 
 def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_exprs: list) -> bool:
@@ -552,7 +573,7 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
     idx = index_of(facts) if facts.calls_in("save") else None
     for site, saved, path in _save_sites(facts):
         result = _assigned_target(site)
-        if is_literal_path(facts, site, path) or is_unseen_api_wrapper(facts, site, path):
+        if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
             continue
         if site.method == "save_pretrained" and idx is not None and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
@@ -909,7 +930,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                     load_result = _assigned_target(consumer)
             if target is None and method == "from_pretrained":
                 target = result
-        if is_literal_path(facts, site, path) or is_unseen_api_wrapper(facts, site, path):
+        if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
             continue
         mention = [path, result if method != "load_state_dict" else None]
         if _site_evidence(facts, config, site, mention):
