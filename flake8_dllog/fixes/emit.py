@@ -163,6 +163,29 @@ def after_imports_line(info: FileInfo) -> int:
     return preamble_end
 
 
+def module_code_start(info: FileInfo) -> int:
+    """1-based last line of the module's set-up: docstring, imports, the logger and logging
+    configuration. Code inserted at the start of a script goes after it."""
+    imports, preamble_end = _leading_block(info)
+    end = after_imports_line(info)
+    seen_import = bool(imports)
+    for stmt in info.tree.body:
+        if (stmt.end_lineno or stmt.lineno) <= end:
+            continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or _is_logger_setup(info, stmt):
+            end = stmt.end_lineno or stmt.lineno
+            continue
+        break
+    return end if (seen_import or end) else preamble_end
+
+
+def _is_logger_setup(info: FileInfo, stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call):
+        name = info.resolve(_dotted(stmt.value.func)) or ""
+        return name.endswith("getLogger") or name.endswith("get_logger")
+    return _configures_logging(info, stmt)
+
+
 def logger_header_edits(info: FileInfo, logger_name: str, *, configure: bool) -> list[TextEdit]:
     """``import logging`` (when missing) and ``logger = logging.getLogger(__name__)`` after the
     imports; with ``configure``, ``logging.basicConfig(level=logging.INFO)`` where the script
@@ -219,5 +242,12 @@ def insert_at(info: FileInfo, line: int, lines: list[str], indent: str = "") -> 
     return TextEdit(line, 0, line, 0, body)
 
 
-def code_edit(info: FileInfo, point: Point, code: str) -> TextEdit:
-    return insert_at(info, point.line, reindent(code, point.indent, info.indent_unit))
+def code_edit(info: FileInfo, point: Point, code: str, *, separate: bool = False) -> TextEdit:
+    """``separate``: a block of its own at module level, set off by blank lines (PEP 8)."""
+    lines = reindent(code, point.indent, info.indent_unit)
+    if separate:
+        if point.line > 0 and info.line(point.line).strip():
+            lines.insert(0, "")
+        if point.line < len(info.lines) and info.line(point.line + 1).strip():
+            lines.append("")
+    return insert_at(info, point.line, lines)

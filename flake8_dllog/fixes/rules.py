@@ -126,6 +126,10 @@ def values_base(info: FileInfo, target: Target, func) -> dict[str, Any]:
         if alias is None and module not in info.bound_in(func) and _conventional(info, module):
             alias = {"numpy": "np", "tensorflow": "tf"}.get(module, module)
         values[placeholder] = alias
+    values["keras"] = info.module_alias("tensorflow.keras") or info.module_alias("keras")
+    values["lightning"] = next(
+        (a for a in (info.module_alias(m) for m in ("pytorch_lightning", "lightning.pytorch", "lightning")) if a), None
+    )
     return values
 
 
@@ -449,12 +453,19 @@ def _add_args(call: cst.Call, extra: list[cst.Arg]) -> cst.Call:
     if extra and extra[0].keyword is not None:
         pos = len(args)
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    trailing = cst.MaybeSentinel.DEFAULT
+    if pos == len(args) and args and isinstance(args[-1].comma, cst.Comma):
+        # A trailing comma (often one argument per line): the new argument takes it over and
+        # is separated like the arguments before it.
+        trailing = args[-1].comma
+        if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
+            comma = args[-2].comma
     new_args = []
     for i, a in enumerate(args[:pos]):
         new_args.append(a.with_changes(comma=comma) if i == pos - 1 else a)
     for i, a in enumerate(extra):
         last = i == len(extra) - 1 and pos == len(args)
-        new_args.append(a.with_changes(comma=cst.MaybeSentinel.DEFAULT if last else comma))
+        new_args.append(a.with_changes(comma=trailing if last else comma))
     new_args.extend(args[pos:])
     return call.with_changes(args=new_args)
 
@@ -836,8 +847,7 @@ def _entry_point(info: FileInfo, finding: Finding, ctx: dict) -> emit.Point | No
         if ref is not None and emit.body_of(ref.stmt):
             return emit.body_start(info, ref)
     if entry == "module" or (not anchor_line and info.main_guard is None):
-        line = emit.after_imports_line(info)
-        return emit.Point(line, "", None, None)
+        return emit.Point(emit.module_code_start(info), "", None, None)
     if info.main_guard is not None:
         return emit.body_start(info, info.by_id[id(info.main_guard)])
     return None
@@ -861,12 +871,14 @@ def _after_binding(info: FileInfo, point: emit.Point, root: str) -> emit.Point:
 
 
 def _seed_libraries(info: FileInfo, ctx: dict, values: dict) -> list[str]:
-    libs = ctx.get("libraries")
+    libs = list(ctx.get("libraries") or [])
+    if "tensorflow" in libs and not values.get("tensorflow") and values.get("keras"):
+        libs.append("keras")
     if not libs and not info.imports:
         libs = [m for m in ("random", "numpy", "torch", "tensorflow") if _conventional(info, m)]
     elif not libs:
         libs = [m for m in ("random", "numpy", "torch", "tensorflow") if values.get(m)]
-    return [m for m in ("random", "numpy", "torch", "tensorflow") if m in libs and values.get(m)]
+    return [m for m in ("random", "numpy", "torch", "tensorflow", "keras") if m in libs and values.get(m)]
 
 
 @builder("DLL500")
@@ -875,6 +887,15 @@ def fix_unseeded(info: FileInfo, finding: Finding, ctx: dict, target: Target, co
     if point is None:
         raise NoFix("no entry point")
     values = values_base(info, target, point.func)
+    seed_data = rule_data("DLL500")
+    if values.get("lightning"):
+        seed = ctx.get("seed") or seed_data.get("default_seed", "0")
+        if ctx.get("seed"):
+            point = _after_binding(info, point, seed.split(".")[0].split("[")[0])
+        values["seed"] = seed
+        code = render(seed_data["lightning"], values)
+        edit = emit.code_edit(info, point, code, separate=point.func is None and not point.indent)
+        return plan("DLL500", target, "Seed everything with Lightning (it logs the seed)", [edit], "lightning")
     libs = _seed_libraries(info, ctx, values)
     if not libs:
         raise NoFix("no seedable library imported")
@@ -891,7 +912,8 @@ def fix_unseeded(info: FileInfo, finding: Finding, ctx: dict, target: Target, co
     seed_lines = rule_data("DLL500").get("seed_lines", {})
     lines += [render(seed_lines[m], values) for m in libs]
     code = "\n".join(lines) + "\n" + render_message("DLL501", target, "seed", values)
-    return plan("DLL500", target, f"Seed {', '.join(libs)} and log the seed ({target.message})", [emit.code_edit(info, point, code)])
+    edit = emit.code_edit(info, point, code, separate=point.func is None and not point.indent)
+    return plan("DLL500", target, f"Seed {', '.join(libs)} and log the seed ({target.message})", [edit])
 
 
 @builder("DLL501")
@@ -925,17 +947,43 @@ def fix_seed_not_logged(info: FileInfo, finding: Finding, ctx: dict, target: Tar
     return plan("DLL501", target, f"Log the seed ({label})", [emit.code_edit(info, point, code)], label)
 
 
+def _lightning_deterministic(info: FileInfo) -> TextEdit | None:
+    """`pl.Trainer(...)` → `pl.Trainer(..., deterministic=True)` (Lightning sets the flags)."""
+    for node in ast.walk(info.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = info.resolve(dotted(node.func)) or ""
+        if not (name.endswith(".Trainer") and name.split(".")[0] in ("pytorch_lightning", "lightning")):
+            continue
+        if any(kw.arg == "deterministic" for kw in node.keywords) or any(kw.arg is None for kw in node.keywords):
+            continue
+        seg = ast.get_source_segment(info.text, node)
+        if seg is None:
+            continue
+        call = cst.parse_expression(seg)
+        extra = cst.parse_expression("f(deterministic=True)").args
+        text = cst.Module(body=[]).code_for_node(_add_args(call, list(extra)))
+        start = byte_to_char(info.line(node.lineno), node.col_offset)
+        end = byte_to_char(info.line(node.end_lineno), node.end_col_offset)
+        return TextEdit(node.lineno - 1, start, node.end_lineno - 1, end, text)
+    return None
+
+
 @builder("DLL502")
 def fix_determinism(info: FileInfo, finding: Finding, ctx: dict, target: Target, config) -> Plan:
     point = _entry_point(info, finding, ctx)
     if point is None:
         raise NoFix("no entry point")
     values = values_base(info, target, point.func)
+    trainer_edit = _lightning_deterministic(info)
+    if trainer_edit is not None:
+        return Plan(title="Make the Lightning Trainer deterministic", backend="lightning", edits=[trainer_edit])
     lines = rule_data("DLL502").get("lines", {})
     code = "".join(render(lines[m], values) for m in ("torch", "tensorflow") if values.get(m) and m in lines)
     if not code:
         raise NoFix("no library")
-    return plan("DLL502", target, "Make cuDNN/algorithms deterministic", [emit.code_edit(info, point, code)])
+    edit = emit.code_edit(info, point, code, separate=point.func is None and not point.indent)
+    return plan("DLL502", target, "Make cuDNN/algorithms deterministic", [edit])
 
 
 @builder("DLL601")
@@ -962,7 +1010,8 @@ def fix_provenance(info: FileInfo, finding: Finding, ctx: dict, target: Target, 
         values["device"] = f'"cuda"'
         gpu = render_message("DLL400", target, "gpu", values).replace(f'{torch}.device("cuda").type == "cuda"', f"{torch}.cuda.is_available()")
         code += gpu.replace('get_device_name("cuda")', "get_device_name()")
-    result = plan("DLL601", target, f"Log the code version and library/hardware versions ({target.message})", [emit.code_edit(info, point, code)])
+    edit = emit.code_edit(info, point, code, separate=point.func is None and not point.indent)
+    result = plan("DLL601", target, f"Log the code version and library/hardware versions ({target.message})", [edit])
     result.header = header
     return result
 

@@ -13,7 +13,7 @@ PLACEHOLDERS = (
     "logger", "loss", "loss_value", "step", "epoch", "global_step", "every", "path", "device", "seed",
     "config", "config_value", "config_dict", "metrics_format", "metrics_args", "metrics_dict",
     "metrics_dict_float", "writer", "accelerator", "torch", "wandb", "mlflow", "platform",
-    "subprocess", "random", "numpy", "tensorflow", "result", "target", "optimizer",
+    "subprocess", "random", "numpy", "tensorflow", "keras", "lightning", "result", "target", "optimizer",
     "versions_format", "versions_args", "versions_print",
 )
 _PLACEHOLDER_RE = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
