@@ -1,4 +1,561 @@
-"""Detectors for the configuration rules (see rules/DLL*.yaml for their docs)."""
+"""Detectors for the configuration rules (DLL600), and the shared question "is this
+configuration object recorded anywhere?" that the seed rule (DLL501) asks too.
+
+A configuration is *loaded* by an argparse parse, a YAML/JSON/TOML load of a config-like
+file, OmegaConf, ``hydra.compose``, a yacs/detectron2 ``get_cfg``/``merge_from_file``, or
+a same-module helper that returns one of those (``args = get_args()``).
+
+It is *recorded* when the whole object reaches a log call (``print(args)``,
+``logger.info(vars(args))``, ``OmegaConf.to_yaml(cfg)``…), a tracker's record call
+(``wandb.init(config=...)``, ``mlflow.log_params``, ``save_hyperparameters``), a checkpoint
+save or a file write, or an imported helper whose name says it records (``save_args``,
+``default_setup``); or when two or more of its fields are logged (the author chose what
+to record). The object is followed through plain copies (``cfg = vars(args)``), into
+same-module functions that receive it, and onto ``self.<attr>``.
+
+``@hydra.main`` configs are recorded by Hydra itself (``.hydra/config.yaml`` in the run
+directory), so they are never DLL600 findings.
+"""
 from __future__ import annotations
 
-from . import Report, rule  # noqa: F401
+import ast
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..config import Config
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name
+from . import Report, rule
+from .training import is_training_module
+
+# Names that conventionally hold a run's configuration (used when the load is not in this
+# file: `def main(args): torch.manual_seed(args.seed)`).
+CONVENTIONAL_CONFIG_NAMES = frozenset(
+    {
+        "args", "opt", "opts", "options", "cfg", "config", "conf", "hparams", "hps", "hp",
+        "hyperparams", "hyperparameters", "params", "flags", "FLAGS", "training_args",
+        "train_args", "script_args", "model_args", "data_args", "run_args", "arguments",
+        "parsed_args", "cli_args",
+    }
+)
+# Attribute accesses that still stand for the whole object (`args.__dict__`, `cfg.dump()`).
+WHOLE_ATTRS = frozenset(
+    {
+        "__dict__", "pretty", "dump", "dumps", "to_dict", "to_yaml", "to_json", "to_json_string",
+        "items", "to_container", "_asdict", "as_dict", "__repr__", "__str__", "to_sanitized_dict",
+        "to_diff_dict",
+    }
+)
+# Calls that turn a config into another representation of the same config.
+CONVERTERS = frozenset(
+    {
+        "vars", "dict", "deepcopy", "copy", "str", "repr", "pformat", "asdict", "to_container",
+        "to_yaml", "to_object", "dumps", "dump", "safe_dump", "join", "format", "create",
+        "merge", "structured", "namespace_to_dict", "OrderedDict", "EasyDict", "edict",
+        "Namespace", "AttrDict", "DictConfig",
+    }
+)
+# Imported helpers whose name says they record what they are given.
+RECORDING_NAME = re.compile(
+    r"log|record|report|track|summar|print|display|show|dump|save|write|setup|wandb|mlflow|"
+    r"tensorboard|neptune|comet|clearml|experiment|hparam",
+    re.I,
+)
+CONFIG_FILE_WORD = re.compile(r"cfg|conf|hparam|hyper|param|args|opt|setting|hyp\b|recipe", re.I)
+
+KIND_BY_PREFIX = (
+    ("omegaconf.", "omegaconf"),
+    ("hydra.", "hydra"),
+    ("yaml.", "yaml"),
+    ("ruamel", "yaml"),
+    ("json.", "json"),
+    ("toml", "dict"),
+    ("tomli", "dict"),
+)
+
+
+@dataclass(eq=False)
+class ConfigLoad:
+    site: CallSite  # the load call (or the call of a same-module loader)
+    names: tuple[str, ...]  # what the config is bound to (first = the config)
+    kind: str  # argparse / omegaconf / hydra / yaml / json / dict
+    stmt: ast.stmt  # the statement that binds it (the fix anchors after it)
+    scope: Scope
+
+
+# -- small AST helpers ----------------------------------------------------------------
+
+
+def plain_dotted(node: ast.AST) -> str | None:
+    """``a`` / ``self.args`` for a name or an attribute chain on a name, else None."""
+    d = dotted_name(node)
+    if d and "(" not in d and "[" not in d and "?" not in d:
+        return d
+    return None
+
+
+def root_name(node: ast.AST) -> str | None:
+    """The name an expression hangs off: ``args.train.lr`` / ``cfg["seed"]`` → ``args``/``cfg``."""
+    while True:
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        else:
+            return None
+
+
+def _parents(expr: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None]]:
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(expr, None)]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, node))
+
+
+def mentions(exprs: Iterable[ast.AST], names: set[str]) -> tuple[bool, set[str]]:
+    """(is any of ``names`` used as a whole object, which of its fields are used).
+
+    ``print(args)``, ``vars(args)``, ``f"{cfg}"``, ``args.__dict__`` are whole uses;
+    ``args.lr`` / ``cfg["lr"]`` are field uses.
+    """
+    whole = False
+    fields: set[str] = set()
+    for expr in exprs:
+        for node, parent in _parents(expr):
+            if not isinstance(node, (ast.Name, ast.Attribute)):
+                continue
+            d = plain_dotted(node)
+            if d is None or d not in names:
+                continue
+            if isinstance(parent, ast.Attribute) and parent.value is node:
+                if parent.attr in WHOLE_ATTRS:
+                    whole = True
+                else:
+                    fields.add(f"{d}.{parent.attr}")
+            elif isinstance(parent, ast.Subscript) and parent.value is node:
+                key = parent.slice
+                fields.add(f"{d}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{d}[]")
+            else:
+                whole = True
+    return whole, fields
+
+
+def call_exprs(site: CallSite) -> list[ast.AST]:
+    node = site.node
+    return list(node.args) + [k.value for k in node.keywords]
+
+
+def _bound_names(target: ast.AST) -> list[str]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: list[str] = []
+        for elt in target.elts:
+            out.extend(_bound_names(elt))
+        return out
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    d = plain_dotted(target)
+    return [d] if d else []
+
+
+def stmt_targets(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, ast.Assign):
+        out: list[str] = []
+        for t in stmt.targets:
+            out.extend(_bound_names(t))
+        return out
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and getattr(stmt, "value", None) is not None:
+        return _bound_names(stmt.target)
+    return []
+
+
+def stmt_value(stmt: ast.stmt) -> ast.AST | None:
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)):
+        return stmt.value
+    return None
+
+
+def _last(name: str | None) -> str:
+    return (name or "").rsplit(".", 1)[-1]
+
+
+def scope_params(scope: Scope) -> list[str]:
+    if scope.is_module:
+        return []
+    a = scope.node.args  # type: ignore[attr-defined]
+    return [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+
+
+# -- which calls load a config ---------------------------------------------------------
+
+
+def _kind_of(name: str) -> str:
+    last = _last(name)
+    if last in ("parse_args", "parse_known_args", "parse_args_into_dataclasses", "parse_yaml_file", "parse_json_file", "parse_dict"):
+        return "argparse"
+    lowered = name.lower()
+    for prefix, kind in KIND_BY_PREFIX:
+        if lowered.startswith(prefix):
+            return kind
+    return "dict"
+
+
+def _is_config_load_call(facts: ModuleFacts, site: CallSite) -> bool:
+    name = site.name or ""
+    if not facts.is_category(site, "config_load"):
+        return False
+    last = _last(name)
+    if name.startswith(("absl.", "ml_collections.")) or last == "FLAGS":
+        return False  # absl flags are global; nothing to bind or follow
+    recv = name.rsplit(".", 1)[0].lower() if "." in name else ""
+    if last in ("get_config", "load_config", "get_cfg") and any(w in recv for w in ("model", "layer", "net", "module")):
+        return False  # Keras `model.get_config()` describes a model, not the run
+    return True
+
+
+def _data_file_load(site: CallSite, names: list[str]) -> bool:
+    """``json.load``/``yaml.safe_load`` of something that is not a config (labels, a dataset
+    index): only config-like names or file names count."""
+    kind = _kind_of(site.name or "")
+    if kind not in ("yaml", "json", "dict") or _last(site.name) in ("get_cfg", "get_config", "load_config", "merge_from_file"):
+        return False
+    if any(CONFIG_FILE_WORD.search(n.rsplit(".", 1)[-1]) for n in names):
+        return False
+    for node in ast.walk(site.node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and CONFIG_FILE_WORD.search(node.value):
+            return False
+        if isinstance(node, (ast.Name, ast.Attribute)) and CONFIG_FILE_WORD.search(plain_dotted(node) or ""):
+            return False
+    return True
+
+
+def _value_holds(value: ast.AST | None, call: ast.Call) -> bool:
+    """Does ``value`` evaluate to the call's result (``x``, ``x[0]``, ``a if c else x``,
+    ``vars(x)``), rather than merely use it?"""
+    if value is None:
+        return False
+    if value is call:
+        return True
+    if isinstance(value, ast.Subscript):
+        return _value_holds(value.value, call)
+    if isinstance(value, ast.IfExp):
+        return _value_holds(value.body, call) or _value_holds(value.orelse, call)
+    if isinstance(value, ast.Call) and _last(dotted_name(value.func)) in CONVERTERS:
+        return any(_value_holds(a, call) for a in value.args)
+    if isinstance(value, ast.Await):
+        return _value_holds(value.value, call)
+    return False
+
+
+def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
+    """Every place a configuration object is bound (cached on facts)."""
+    cached = getattr(facts, "_dllog_config_loads", None)
+    if cached is not None:
+        return cached
+    loads: list[ConfigLoad] = []
+    loader_kind: dict[str, str] = {}  # same-module functions that return a config
+    candidates = [c for c in facts.calls_in("config_load") if _is_config_load_call(facts, c)]
+    seen_sites: set[int] = set()
+    for _ in range(4):  # helpers returning helpers' configs, a few levels deep
+        added = False
+        pending = list(candidates)
+        if loader_kind:
+            pending += [c for c in facts.calls if (t := facts.local_target(c)) is not None and t.qualname in loader_kind]
+        for site in pending:
+            if id(site.node) in seen_sites:
+                continue
+            target = facts.local_target(site)
+            kind = loader_kind.get(target.qualname) if target is not None and target.qualname in loader_kind else None
+            if target is not None and kind is None:
+                continue  # a local function named parse_args: judged by what it returns
+            kind = kind or _kind_of(site.name or "")
+            stmt = site.stmt
+            value = stmt_value(stmt)
+            if isinstance(stmt, ast.Return) and _value_holds(value, site.node):
+                if not site.scope.is_module:
+                    loader_kind.setdefault(site.scope.qualname, kind)
+                seen_sites.add(id(site.node))
+                added = True
+                continue
+            names: list[str] = []
+            if _last(site.name) == "merge_from_file" and site.receiver is not None:
+                names = [plain_dotted(site.receiver) or ""]
+            elif _value_holds(value, site.node):
+                names = stmt_targets(stmt)
+                if _last(site.name) == "parse_known_args" and len(names) > 1:
+                    names = names[:1]  # (args, unknown)
+            names = [n for n in names if n and n != "_"]
+            if not names or _data_file_load(site, names):
+                continue
+            seen_sites.add(id(site.node))
+            loads.append(ConfigLoad(site, tuple(names), kind, stmt, site.scope))
+            # `args = parser.parse_args(); return args`: the caller owns the config.
+            if not site.scope.is_module and _returns_any(site.scope, set(names)):
+                loader_kind.setdefault(site.scope.qualname, kind)
+                added = True
+        if not added:
+            break
+    returned_loaders = set(loader_kind)
+    loads = [l for l in loads if not (l.scope.qualname in returned_loaders and _returns_any(l.scope, set(l.names)))]
+    loads.sort(key=lambda l: (l.site.node.lineno, l.site.node.col_offset))
+    facts._dllog_config_loads = loads  # type: ignore[attr-defined]
+    return loads
+
+
+def _returns_any(scope: Scope, names: set[str]) -> bool:
+    for node in _walk_own(scope.node):
+        if isinstance(node, ast.Return) and node.value is not None:
+            whole, _ = mentions([node.value], names)
+            if whole:
+                return True
+    return False
+
+
+def _walk_own(fn: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function body, not descending into nested functions or classes."""
+    stack = list(getattr(fn, "body", []))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def hydra_configs(facts: ModuleFacts) -> list[tuple[Scope, str]]:
+    """(function, config parameter) of every ``@hydra.main`` entry point."""
+    out = []
+    for scope in facts.scopes:
+        if any(d.endswith("hydra.main") or d == "hydra.main" for d in scope.decorators):
+            params = scope_params(scope)
+            if params:
+                out.append((scope, params[0]))
+    return out
+
+
+def config_names(facts: ModuleFacts) -> set[str]:
+    """Names that hold the run's configuration somewhere in this module."""
+    names = set(CONVENTIONAL_CONFIG_NAMES)
+    for load in config_loads(facts):
+        names.update(load.names)
+    for _, param in hydra_configs(facts):
+        names.add(param)
+    return names
+
+
+# -- is it recorded? ---------------------------------------------------------------------
+
+
+def _is_converting(value: ast.AST, names: set[str]) -> bool:
+    """``cfg = args`` / ``cfg = vars(args)`` / ``text = yaml.dump(args.__dict__)``: the value
+    is the same configuration in another form (not ``model = Model(args)``)."""
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        return plain_dotted(value) in names or (
+            isinstance(value, ast.Attribute) and value.attr in WHOLE_ATTRS and plain_dotted(value.value) in names
+        )
+    if isinstance(value, ast.Call):
+        func = value.func
+        last = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
+        if last in CONVERTERS or last in WHOLE_ATTRS:
+            return mentions([value], names)[0]
+        return False
+    if isinstance(value, (ast.JoinedStr, ast.Dict, ast.BinOp, ast.IfExp, ast.Subscript)):
+        return mentions([value], names)[0]
+    return False
+
+
+def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> set[str]:
+    """The names a configuration travels under: copies, ``self.<attr>``, and the parameters
+    of same-module functions (and classes) it is passed to."""
+    aliases = set(names)
+    for _ in range(4):
+        before = len(aliases)
+        for info in facts.stmt_infos.values():
+            stmt = info.stmt
+            value = stmt_value(stmt)
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and value is not None and _is_converting(value, aliases):
+                aliases.update(stmt_targets(stmt))
+        for site in facts.calls:
+            exprs = call_exprs(site)
+            if not exprs:
+                continue
+            target = _callee_scope(facts, site)
+            if target is None:
+                continue
+            params = scope_params(target)
+            offset = 1 if params and params[0] in ("self", "cls") and (target.class_name is not None) else 0
+            for i, arg in enumerate(site.node.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                if _is_converting(arg, aliases) and i + offset < len(params):
+                    aliases.add(params[i + offset])
+            for kw in site.node.keywords:
+                if kw.arg and kw.arg in params and _is_converting(kw.value, aliases):
+                    aliases.add(kw.arg)
+        if len(aliases) == before:
+            break
+    return aliases
+
+
+def _callee_scope(facts: ModuleFacts, site: CallSite) -> Scope | None:
+    target = facts.local_target(site)
+    if target is not None:
+        return target
+    # A same-module class: `Trainer(args)` runs `Trainer.__init__(self, args)`.
+    func = site.node.func
+    if isinstance(func, ast.Name):
+        return facts.functions.get(f"{func.id}.__init__")
+    return None
+
+
+def _record_calls(facts: ModuleFacts) -> list[tuple[CallSite, str]]:
+    """(call, how): `log` = a log call, `record` = a tracker/serialiser record call,
+    `store` = a checkpoint save or file write, `helper` = an imported helper named like a
+    recorder."""
+    cached = getattr(facts, "_dllog_record_calls", None)
+    if cached is not None:
+        return cached
+    out: list[tuple[CallSite, str]] = []
+    seen: set[int] = set()
+
+    def add(site: CallSite, how: str) -> None:
+        if id(site.node) not in seen:
+            seen.add(id(site.node))
+            out.append((site, how))
+
+    for site in facts.logging_calls:
+        add(site, "log")
+    for site in facts.calls_in("config_record"):
+        add(site, "record")
+    for site in facts.calls_in("save"):
+        add(site, "store")
+    for site in facts.calls:
+        if id(site.node) in seen:
+            continue
+        last = _last(site.name)
+        if last in ("write", "writelines", "write_text"):
+            add(site, "store")
+        elif facts.local_target(site) is None and _callee_scope(facts, site) is None and RECORDING_NAME.search(last):
+            add(site, "helper")
+    facts._dllog_record_calls = out  # type: ignore[attr-defined]
+    return out
+
+
+def _direct_values(expr: ast.AST) -> Iterator[ast.AST]:
+    """The values a log call shows: its arguments, ``.format(...)`` / ``%`` operands and
+    f-string fields (not names buried in arithmetic such as ``n // args.bptt``)."""
+    if isinstance(expr, ast.JoinedStr):
+        for part in expr.values:
+            if isinstance(part, ast.FormattedValue):
+                yield from _direct_values(part.value)
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "format":
+        for a in list(expr.args) + [k.value for k in expr.keywords]:
+            yield from _direct_values(a)
+    elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
+        yield from _direct_values(expr.right)
+    elif isinstance(expr, (ast.Tuple, ast.List)):
+        for elt in expr.elts:
+            yield from _direct_values(elt)
+    elif isinstance(expr, ast.Dict):
+        for v in expr.values:
+            yield from _direct_values(v)
+    else:
+        yield expr
+
+
+def _direct_fields(exprs: list[ast.AST], aliases: set[str]) -> set[str]:
+    out: set[str] = set()
+    for expr in exprs:
+        for value in _direct_values(expr):
+            if isinstance(value, (ast.Attribute, ast.Subscript)):
+                _, fields = mentions([value], aliases)
+                if fields and root_name(value) in {a.split(".")[0] for a in aliases}:
+                    out |= fields
+    return out
+
+
+def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
+    """Is this configuration (under any of ``names``) logged or recorded anywhere in the
+    module? Flow-insensitive on purpose: a config printed in a helper counts."""
+    aliases = config_aliases(facts, names)
+    if any(param in aliases for _, param in hydra_configs(facts)):
+        return True  # Hydra writes the composed config into the run directory
+    logged_fields: set[str] = set()
+    for site, how in _record_calls(facts):
+        exprs = call_exprs(site)
+        whole, fields = mentions(exprs, aliases)
+        if how == "record" and _last(site.name).endswith("Trainer"):
+            # HF `Trainer(args=training_args)` saves and reports its arguments; a
+            # Lightning `Trainer(max_epochs=args.epochs)` does not record the config.
+            if whole:
+                return True
+            continue
+        if whole and how in ("log", "record", "store", "helper"):
+            return True
+        if how == "record" and fields:
+            return True  # `wandb.init(config={"lr": args.lr, ...})`: the author chose
+        if how == "log":
+            logged_fields |= _direct_fields(exprs, aliases)
+        if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:
+            return True  # Lightning records the module's init arguments
+    if len(logged_fields) >= 2:
+        return True
+    # `for k, v in vars(args).items(): print(k, v)`
+    for info in facts.stmt_infos.values():
+        stmt = info.stmt
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and mentions([stmt.iter], aliases)[0]:
+            start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
+            if any(start <= c.node.lineno <= end for c in facts.logging_calls):
+                return True
+    return False
+
+
+# -- DLL600 --------------------------------------------------------------------------
+
+
+def _flags_only_parser(facts: ModuleFacts) -> bool:
+    """A parser that only defines on/off switches (``--fp16``, ``--cpu``): runtime flags,
+    not hyperparameters (those then live elsewhere, e.g. a config dict in the source)."""
+    adds = [c for c in facts.calls if c.method == "add_argument"]
+    if not adds:
+        return False
+    for c in adds:
+        action = c.kwarg("action")
+        if not (isinstance(action, ast.Constant) and action.value in ("store_true", "store_false")):
+            return False
+    return True
+
+
+@rule("DLL600")
+def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    """Configuration loaded in training code and never logged or recorded."""
+    loads = config_loads(facts)
+    if not loads or not is_training_module(facts):
+        return
+    reported: set[tuple[str, str]] = set()
+    for load in loads:
+        key = (load.scope.qualname, load.names[0])
+        if key in reported:
+            continue
+        reported.add(key)
+        if config_recorded(facts, load.names):
+            continue
+        if load.kind == "argparse" and _flags_only_parser(facts):
+            continue
+        yield Report(
+            load.site.node,
+            context={
+                "config": load.names[0],
+                "configs": list(load.names),
+                "config_kind": load.kind,
+                "anchor": "after",
+                "anchor_line": load.stmt.lineno,
+                "scope": load.scope.qualname,
+                "class_bases": list(load.scope.class_bases),
+            },
+        )

@@ -1,4 +1,618 @@
-"""Detectors for the reproducibility rules (see rules/DLL*.yaml for their docs)."""
+"""Detectors for the reproducibility rules: DLL500 (unseeded entry point), DLL501 (seed
+never logged), DLL502 (no determinism flags, off by default) and DLL601 (no provenance,
+off by default).
+
+An *entry point* is a module that runs training when executed: an
+``if __name__ == "__main__":`` guard (or module-level code) from which a training loop or a
+framework ``fit``/``train`` call is reachable through same-module functions and classes
+(called, or handed over as ``mp.spawn(main_worker)`` / ``fire.Fire(main)``). A library
+module that merely defines ``train()`` is not one.
+
+Seeding evidence is generous on purpose (a false "unseeded" costs more trust than a
+miss): any call, keyword, name or string mentioning a seed, and the Hugging Face
+``Trainer`` (it seeds from ``TrainingArguments.seed`` by itself).
+"""
 from __future__ import annotations
 
-from . import Report, rule  # noqa: F401
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..config import Config
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name
+from . import Report, header_span, rule
+from .configuration import (
+    config_names,
+    config_recorded,
+    hydra_configs,
+    mentions,
+    plain_dotted,
+    root_name,
+    scope_params,
+    stmt_targets,
+)
+from .training import framework_training_calls, is_training_module, training_loops
+
+LIBRARIES = ("random", "numpy", "torch", "tensorflow")
+SEED_WORD = re.compile(r"seed", re.I)
+DETERMINISM_WORD = re.compile(r"determinis|CUBLAS_WORKSPACE_CONFIG|TF_DETERMINISTIC_OPS", re.I)
+PROVENANCE_WORD = re.compile(
+    r"__version__|git_?hash|git_?commit|git_?rev|commit_?hash|rev-parse|git describe|collect_env|"
+    r"get_device_name|get_device_properties|cuda_version|version\.cuda|torch\.version|sys\.version|"
+    r"nvidia-smi|pip freeze|environment_info|env_info|sysinfo|system_info",
+    re.I,
+)
+# Libraries whose seeding helpers we know (anything else imported may log the seed).
+KNOWN_SEED_MODULES = (
+    "torch.", "numpy.", "random.", "tensorflow.", "keras.", "transformers.", "accelerate.",
+    "jax.", "pytorch_lightning.", "lightning.", "lightning_fabric.", "paddle.", "mindspore.",
+)
+# Frameworks that seed by themselves from their arguments (HF Trainer: args.seed, default 42).
+SELF_SEEDING = re.compile(r"^(transformers|trl|setfit)\.(\w+\.)*\w*Trainer$")
+# Functions whose parameters come from the command line.
+CLI_DECORATOR = re.compile(r"(^|\.)(option|argument|command|main)$")
+
+
+# -- entry points ---------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class EntryPoint:
+    kind: str  # "main_guard" | "module"
+    site: ast.stmt  # the guard, or the first module-level statement that runs training
+    reachable: set[str] = field(default_factory=set)  # qualnames of functions it may run
+
+    def span(self) -> tuple[int, int, int, int]:
+        if isinstance(self.site, ast.If):
+            # `if __name__ == "__main__":` — the header only, never the guarded body.
+            test = self.site.test
+            return (self.site.lineno, self.site.col_offset, test.end_lineno or self.site.lineno, (test.end_col_offset or 0) + 1)
+        if isinstance(self.site, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            return header_span(self.site)
+        s = self.site
+        return (s.lineno, s.col_offset, s.end_lineno or s.lineno, s.end_col_offset or s.col_offset)
+
+
+def _referenced_functions(facts: ModuleFacts, nodes: list[ast.AST], class_name: str | None) -> set[str]:
+    """Same-module functions a piece of code calls or hands over (``spawn(main_worker)``),
+    and the methods of same-module classes it instantiates."""
+    out: set[str] = set()
+    for root in nodes:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                scope = facts.functions.get(node.id)
+                if scope is not None:
+                    out.add(scope.qualname)
+                out.update(s.qualname for s in facts.scopes if s.class_name == node.id)
+            elif (
+                class_name
+                and isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("self", "cls")
+            ):
+                scope = facts.functions.get(f"{class_name}.{node.attr}")
+                if scope is not None:
+                    out.add(scope.qualname)
+    return out
+
+
+def _training_scopes(facts: ModuleFacts) -> set[str]:
+    scopes = {tl.scope.qualname for tl in training_loops(facts)}
+    scopes |= {c.scope.qualname for c in framework_training_calls(facts)}
+    return scopes
+
+
+def entry_point(facts: ModuleFacts) -> EntryPoint | None:
+    """The module's training entry point, if it has one (cached on facts)."""
+    if hasattr(facts, "_dllog_entry"):
+        return facts._dllog_entry  # type: ignore[attr-defined]
+    entry = _find_entry_point(facts)
+    facts._dllog_entry = entry  # type: ignore[attr-defined]
+    return entry
+
+
+def _find_entry_point(facts: ModuleFacts) -> EntryPoint | None:
+    if not is_training_module(facts):
+        return None
+    training = _training_scopes(facts)
+    if not training:
+        return None
+    top_level = [
+        s for s in facts.tree.body
+        if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+    ]
+    guard = facts.main_guard
+    roots: list[ast.AST] = list(top_level)
+    if guard is not None:
+        # CLI frameworks register commands by decorator; the guard only calls `cli()`.
+        for scope in facts.scopes:
+            if any(CLI_DECORATOR.search(d) for d in scope.decorators):
+                roots.extend(scope.body)
+    reachable = _referenced_functions(facts, roots, None)
+    todo = list(reachable)
+    while todo:
+        q = todo.pop()
+        scope = facts.functions.get(q)
+        if scope is None:
+            continue
+        for name in _referenced_functions(facts, scope.body, scope.class_name) | scope.callees:
+            if name not in reachable:
+                reachable.add(name)
+                todo.append(name)
+    module_trains = "<module>" in training and any(
+        _contains_training(facts, stmt) for stmt in top_level
+    )
+    if not module_trains and not (training & reachable):
+        return None
+    if guard is not None:
+        return EntryPoint("main_guard", guard, reachable)
+    # Module-level training without a guard: report the statement that starts it.
+    for stmt in top_level:
+        if _contains_training(facts, stmt) or _referenced_functions(facts, [stmt], None) & _reaching_training(facts, training):
+            return EntryPoint("module", stmt, reachable)
+    return None
+
+
+def _contains_training(facts: ModuleFacts, stmt: ast.stmt) -> bool:
+    start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
+    for tl in training_loops(facts):
+        if tl.scope.is_module and start <= tl.loop.lineno <= end:
+            return True
+    for c in framework_training_calls(facts):
+        if c.scope.is_module and start <= c.node.lineno <= end:
+            return True
+    return False
+
+
+def _reaching_training(facts: ModuleFacts, training: set[str]) -> set[str]:
+    """Functions from which a training scope is reachable."""
+    out = set(training)
+    changed = True
+    while changed:
+        changed = False
+        for scope in facts.scopes:
+            if scope.is_module or scope.qualname in out:
+                continue
+            refs = _referenced_functions(facts, scope.body, scope.class_name) | scope.callees
+            if refs & out:
+                out.add(scope.qualname)
+                changed = True
+    return out
+
+
+def _libraries(facts: ModuleFacts) -> list[str]:
+    present = {m.split(".")[0] for m in facts.imported_modules}
+    if present & {"lightning", "pytorch_lightning", "lightning_fabric", "accelerate"}:
+        present.add("torch")  # PyTorch wrappers: seeding and determinism are torch's
+    for c in facts.calls:
+        head = (c.name or "").split(".", 1)[0]
+        if head in LIBRARIES:
+            present.add(head)
+    return [lib for lib in LIBRARIES if lib in present]
+
+
+def _entry_anchor(facts: ModuleFacts, entry: EntryPoint) -> dict:
+    """Where a fix that must run first in the entry point goes."""
+    if entry.kind == "main_guard":
+        return {"anchor": "body_start", "anchor_line": entry.site.lineno}
+    last_import = None
+    for stmt in facts.tree.body:
+        if stmt.lineno >= entry.site.lineno:
+            break
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            last_import = stmt
+    if last_import is not None:
+        return {"anchor": "after", "anchor_line": last_import.lineno}
+    return {"anchor": "before", "anchor_line": entry.site.lineno}
+
+
+def _mentions_word(facts: ModuleFacts, word: re.Pattern) -> bool:
+    for node in ast.walk(facts.tree):
+        if isinstance(node, ast.Name):
+            text = node.id
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        elif isinstance(node, ast.keyword):
+            text = node.arg or ""
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            text = node.name
+        elif isinstance(node, ast.arg):
+            text = node.arg
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.alias):
+            text = node.name + " " + (node.asname or "")
+        else:
+            continue
+        if word.search(text):
+            return True
+    return False
+
+
+def _seeding_sites(facts: ModuleFacts) -> list[CallSite]:
+    return [c for c in facts.calls_in("seed") if not _is_generator_seed(c)]
+
+
+def _is_generator_seed(site: CallSite) -> bool:
+    # `torch.Generator().manual_seed(...)` seeds one generator (a data split), not the run.
+    return "Generator" in (site.name or "")
+
+
+def is_seeded(facts: ModuleFacts) -> bool:
+    if _seeding_sites(facts):
+        return True
+    if any(SELF_SEEDING.search(c.name or "") for c in facts.calls):
+        return True
+    return _mentions_word(facts, SEED_WORD)
+
+
+def _base_context(entry: EntryPoint, facts: ModuleFacts) -> dict:
+    ctx = {"entry": entry.kind, "scope": "<module>", "class_bases": []}
+    ctx.update(_entry_anchor(facts, entry))
+    return ctx
+
+
+# -- DLL500 ---------------------------------------------------------------------------
+
+
+@rule("DLL500")
+def unseeded_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    entry = entry_point(facts)
+    if entry is None or is_seeded(facts):
+        return
+    ctx = _base_context(entry, facts)
+    ctx.update({"seed": None, "libraries": _libraries(facts)})
+    yield Report(entry.site, span=entry.span(), context=ctx)
+
+
+# -- DLL501 ---------------------------------------------------------------------------
+
+
+def _in_worker_init(scope: Scope) -> bool:
+    s: Scope | None = scope
+    while s is not None and not s.is_module:
+        if "worker" in s.name.lower() or "worker_id" in scope_params(s):
+            return True
+        s = s.parent
+    return False
+
+
+def _seed_arg(site: CallSite) -> ast.expr | None:
+    for kw in site.node.keywords:
+        if kw.arg in ("seed", "random_seed", "s", "a"):
+            return kw.value
+    if site.node.args and not isinstance(site.node.args[0], ast.Starred):
+        return site.node.args[0]
+    return None
+
+
+RANDOM_SOURCES = re.compile(
+    r"(^|\.)(randint|getrandbits|randrange|random|time|time_ns|perf_counter|urandom|randbits|token_hex|uuid4)$"
+)
+
+
+def _assignments(facts: ModuleFacts, scope: Scope, name: str) -> list[ast.AST]:
+    out = []
+    for info in facts.stmt_infos.values():
+        if info.scope is scope and isinstance(info.stmt, (ast.Assign, ast.AnnAssign)) and name in stmt_targets(info.stmt):
+            if info.stmt.value is not None:
+                out.append(info.stmt.value)
+    return out
+
+
+def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str], depth: int = 0) -> tuple[str | None, set[str]]:
+    """Where a seed value comes from: "config" (args/cfg/env/CLI), "random" (drawn at run
+    time), or None (a literal, a per-worker value, or unknown). Also returns the names that
+    carry it (to recognise a log of it)."""
+    if depth > 4 or expr is None:
+        return None, set()
+    if isinstance(expr, ast.Constant):
+        return None, set()
+    if isinstance(expr, ast.Call):
+        name = dotted_name(expr.func, facts.aliases) or ""
+        if name in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+            return "config", set()
+        if name.endswith("initial_seed") or name.endswith("get_state"):
+            return None, set()  # derived from an existing seed (per-worker seeding)
+        if RANDOM_SOURCES.search(name) and name.split(".")[0] in ("random", "numpy", "time", "os", "secrets", "torch", "uuid", "randint"):
+            return "random", set()
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "get":
+            r = root_name(expr.func.value)
+            if r in names or r == "self":
+                return "config", set()
+        for arg in list(expr.args):
+            origin, carriers = seed_origin(facts, arg, scope, names, depth + 1)
+            if origin:
+                return origin, carriers
+        return None, set()
+    if isinstance(expr, ast.BinOp):
+        for side in (expr.left, expr.right):
+            origin, carriers = seed_origin(facts, side, scope, names, depth + 1)
+            if origin:
+                return origin, carriers
+        return None, set()
+    if isinstance(expr, ast.IfExp):
+        for side in (expr.body, expr.orelse):
+            origin, carriers = seed_origin(facts, side, scope, names, depth + 1)
+            if origin:
+                return origin, carriers
+        return None, set()
+    if isinstance(expr, (ast.Attribute, ast.Subscript)):
+        dotted = dotted_name(expr, facts.aliases) or ""
+        if dotted.startswith(("os.environ", "sys.argv")):
+            return "config", set()
+        root = root_name(expr)
+        text = plain_dotted(expr)
+        if root in _literal_configs(facts):
+            return None, set()  # `config = {"seed": 42, ...}`: a literal seed in the source
+        if root in names or (root == "self" and _self_config(expr, names)):
+            return "config", {text} if text else set()
+        if root and root not in ("self",) and not isinstance(expr, ast.Subscript):
+            # A local bound from a config: `train_cfg = cfg.train; seed(train_cfg.seed)`.
+            for value in _assignments(facts, scope, root):
+                origin, carriers = seed_origin(facts, value, scope, names, depth + 1)
+                if origin == "config":
+                    return origin, ({text} if text else set()) | carriers
+        return None, set()
+    if isinstance(expr, ast.Name):
+        values = _assignments(facts, scope, expr.id)
+        if not values and not scope.is_module:
+            if expr.id in scope_params(scope):
+                # Parameters of CLI commands (click/typer) come from the command line.
+                if any(CLI_DECORATOR.search(d) for d in scope.decorators) and not any(
+                    d.endswith("hydra.main") for d in scope.decorators
+                ):
+                    return "config", {expr.id}
+                return None, set()
+            values = _assignments(facts, facts.module, expr.id)
+        for value in values:
+            origin, carriers = seed_origin(facts, value, scope, names, depth + 1)
+            if origin:
+                return origin, carriers | {expr.id}
+        return None, set()
+    return None, set()
+
+
+def _literal_configs(facts: ModuleFacts) -> set[str]:
+    """Names bound somewhere in the module to a dict literal (``config = {"seed": 42}``)."""
+    cached = getattr(facts, "_dllog_literal_configs", None)
+    if cached is None:
+        cached = set()
+        for info in facts.stmt_infos.values():
+            stmt = info.stmt
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+                value = stmt.value
+                literal = isinstance(value, ast.Dict) or (
+                    isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args
+                )
+                if literal:
+                    cached.update(stmt_targets(stmt))
+        facts._dllog_literal_configs = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _self_config(expr: ast.AST, names: set[str]) -> bool:
+    """``self.hparams.seed`` / ``self.args.seed`` / ``self.cfg.seed``."""
+    node = expr
+    chain = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+        node = node.value
+    chain.reverse()
+    return bool(chain) and chain[0] in (names | {"hparams"})
+
+
+def _self_logging_seed(facts: ModuleFacts, site: CallSite) -> bool:
+    if not facts.is_category(site, "self_logging_seed"):
+        return False
+    verbose = site.kwarg("verbose")
+    return not (isinstance(verbose, ast.Constant) and not verbose.value)
+
+
+def _seed_calls(facts: ModuleFacts) -> list[tuple[CallSite, Scope | None, ast.expr | None]]:
+    """Seeding calls we can judge: library seeding functions, and same-module helpers that
+    seed (``set_seed(args.seed)`` defined in this file). Imported project helpers may log
+    the seed themselves: not judged."""
+    # A local seeding helper seeds from one of its own parameters (`def set_seed(seed)`);
+    # `main()` merely reaching a seed call somewhere is not one.
+    local_seeders: dict[str, str] = {}  # helper qualname -> the parameter it seeds from
+    for _ in range(3):
+        before = len(local_seeders)
+        for site in facts.calls:
+            scope = site.scope
+            if scope.is_module or scope.qualname in local_seeders:
+                continue
+            target = facts.local_target(site)
+            if target is not None and target.qualname in local_seeders:
+                arg = _helper_seed_arg(site, target, local_seeders[target.qualname])
+            elif facts.is_category(site, "seed") and not _is_generator_seed(site):
+                arg = _seed_arg(site)
+            else:
+                continue
+            if isinstance(arg, ast.Name) and arg.id in scope_params(scope):
+                local_seeders[scope.qualname] = arg.id
+        if len(local_seeders) == before:
+            break
+    out: list[tuple[CallSite, Scope | None, ast.expr | None]] = []
+    for site in facts.calls:
+        target = facts.local_target(site)
+        if target is not None:
+            if target.qualname in local_seeders:
+                out.append((site, target, _helper_seed_arg(site, target, local_seeders[target.qualname])))
+            continue
+        if not facts.is_category(site, "seed") or _is_generator_seed(site):
+            continue
+        if (site.name or "").startswith(KNOWN_SEED_MODULES):
+            out.append((site, None, _seed_arg(site)))
+    return out
+
+
+def _helper_seed_arg(site: CallSite, helper: Scope, param: str) -> ast.expr | None:
+    """The argument a call passes for a local helper's seed parameter."""
+    for kw in site.node.keywords:
+        if kw.arg == param:
+            return kw.value
+    params = scope_params(helper)
+    if helper.class_name and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    if param in params:
+        index = params.index(param)
+        args = site.node.args
+        if index < len(args) and not any(isinstance(a, ast.Starred) for a in args[: index + 1]):
+            return args[index]
+    return None
+
+
+@rule("DLL501")
+def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    names = config_names(facts)
+    hydra_params = {param for _, param in hydra_configs(facts)}
+    log_exprs = [e for site in facts.logging_calls for e in list(site.node.args) + [k.value for k in site.node.keywords]]
+    reported: dict[tuple[str, str], Report] = {}
+    for site, local_helper, expr in _seed_calls(facts):
+        if _in_worker_init(site.scope) or _self_logging_seed(facts, site):
+            continue
+        if local_helper is not None and facts.scope_logs(local_helper):
+            continue  # the helper logs (the seed, presumably) itself
+        if expr is None:
+            continue
+        origin, carriers = seed_origin(facts, expr, site.scope, names)
+        if origin is None:
+            continue
+        text = facts.segment(expr)
+        carriers = set(carriers) | ({text} if text else set())
+        key = (site.scope.qualname, text)
+        if key in reported:
+            # Several RNGs seeded with the same value: one finding, fix after the last.
+            prev = reported[key]
+            if site.info.block is facts.info(prev.context["_stmt"]).block:
+                prev.context["anchor_line"] = site.stmt.lineno
+            continue
+        if _carriers_logged(facts, carriers, log_exprs):
+            continue
+        root = root_name(expr) if isinstance(expr, (ast.Attribute, ast.Subscript)) else None
+        roots = {c.split(".")[0].split("[")[0] for c in carriers} | ({root} if root else set())
+        roots = {r for r in roots if r}
+        if roots & hydra_params:
+            continue  # Hydra saves the composed config (and its seed) in the run directory
+        config_roots = {r for r in roots if r in names}
+        self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
+        if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
+            continue
+        reported[key] = Report(
+            site.node,
+            context={
+                "seed": text,
+                "seed_origin": origin,
+                "anchor": "after",
+                "anchor_line": site.stmt.lineno,
+                "scope": site.scope.qualname,
+                "class_bases": list(site.scope.class_bases),
+                "_stmt": site.stmt,
+            },
+        )
+    for report in reported.values():
+        report.context.pop("_stmt", None)
+        yield report
+
+
+def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast.AST]) -> bool:
+    if not carriers:
+        return False
+    dotted = {c for c in carriers if "[" not in c}
+    whole, fields = mentions(log_exprs, dotted)
+    if whole:
+        return True
+    # `config["seed"]` style carriers: compare source text.
+    texts = {c for c in carriers if "[" in c}
+    if texts:
+        for e in log_exprs:
+            for node in ast.walk(e):
+                if isinstance(node, ast.Subscript) and facts.segment(node) in texts:
+                    return True
+    # `wandb.init(config={"seed": args.seed})`, `run.config.update(...)`
+    for site in facts.calls_in("config_record"):
+        exprs = list(site.node.args) + [k.value for k in site.node.keywords]
+        w, f = mentions(exprs, dotted)
+        if w or f:
+            return True
+    return False
+
+
+# -- DLL502 ---------------------------------------------------------------------------
+
+
+def _determinism_set(facts: ModuleFacts) -> bool:
+    if facts.calls_in("determinism"):
+        return True
+    matcher = facts.vocabulary.matcher("determinism")
+    for info in facts.stmt_infos.values():
+        stmt = info.stmt
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            name = dotted_name(t, facts.aliases) or ""
+            if matcher.match(name) or name.endswith("cudnn.benchmark") or name.endswith("cudnn.deterministic"):
+                return True
+    return _mentions_word(facts, DETERMINISM_WORD)
+
+
+@rule("DLL502")
+def nondeterministic_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    entry = entry_point(facts)
+    if entry is None or not is_seeded(facts):
+        return
+    libraries = [lib for lib in _libraries(facts) if lib in ("torch", "tensorflow")]
+    if not libraries or _determinism_set(facts):
+        return
+    seeds = _seeding_sites(facts)
+    if any(not (s.name or "").startswith(KNOWN_SEED_MODULES) and facts.local_target(s) is None for s in seeds):
+        return  # an imported project helper seeds; it may set the flags too
+    seed = next((s for s in seeds if facts.local_target(s) is None), None)
+    if seed is not None:
+        yield Report(
+            seed.node,
+            context={
+                "anchor": "after",
+                "anchor_line": seed.stmt.lineno,
+                "scope": seed.scope.qualname,
+                "class_bases": list(seed.scope.class_bases),
+                "libraries": libraries,
+                "entry": entry.kind,
+            },
+        )
+        return
+    ctx = _base_context(entry, facts)
+    ctx["libraries"] = libraries
+    yield Report(entry.site, span=entry.span(), context=ctx)
+
+
+# -- DLL601 ---------------------------------------------------------------------------
+
+
+def _provenance_recorded(facts: ModuleFacts) -> bool:
+    if facts.calls_in("provenance"):
+        return True
+    for node in ast.walk(facts.tree):
+        if isinstance(node, ast.Attribute):
+            text = dotted_name(node, facts.aliases) or node.attr
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.Name):
+            text = node.id
+        else:
+            continue
+        if PROVENANCE_WORD.search(text):
+            return True
+    return False
+
+
+@rule("DLL601")
+def no_run_provenance(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    entry = entry_point(facts)
+    if entry is None or _provenance_recorded(facts):
+        return
+    ctx = _base_context(entry, facts)
+    ctx["libraries"] = _libraries(facts)
+    yield Report(entry.site, span=entry.span(), context=ctx)
