@@ -484,3 +484,26 @@ def test_spawned_worker_is_an_entry_point():
         mp.spawn(main_worker, nprocs=4, args=(args,))
     """
     assert only(check(source), "DLL400")
+
+
+def test_run_metadata_helper_records_the_source_checkpoint_and_the_run():
+    # A project's save_meta(...) writes the loaded checkpoint and the run's config to JSON.
+    source = (
+        "def main(args):\n"
+        "    model.load_state_dict(torch.load(args.ckpt, map_location='cpu'))\n"
+        + textwrap.indent(TRAIN_LOOP, "    ")
+        + "    torch.save(model.state_dict(), out / 'final.pt')\n"
+        "    save_meta(out / 'meta.json', {'source_ckpt': args.ckpt, 'epochs': args.epochs})\n"
+        "\nmain(parse_args())\n"
+    )
+    codes = {f.code for f in check(source)}
+    assert "DLL210" not in codes and "DLL201" not in codes
+
+
+def test_torch_jit_save_is_not_a_full_keras_model_save():
+    source = (
+        TRAIN_LOOP
+        + "torch.save(model.state_dict(), args.out)\n"
+        + "torch.jit.save(torch.jit.script(model), args.script_out)\n"
+    )
+    assert only(check(source), "DLL201")

@@ -55,6 +55,13 @@ WRAPPER_NAME = re.compile(
 WRAPPER_MAX_STATEMENTS = 6
 # Recording the run next to the weights (config dumps, artifact uploads) counts as metadata.
 ARTIFACT_RECORD = re.compile(r"log_artifact|log_model|wandb\.save$|\.save_hyperparameters$|log_hyperparams", re.I)
+# A project's own "write the run's metadata" helper: save_meta(...), dump_config(...),
+# write_run_info(...). Their arguments are a record of the run, like a log line.
+RECORD_HELPER = re.compile(
+    r"(^|[._])(save|write|dump|store|record|export)_?(run_?)?(meta|metadata|config|cfg|hparams|hyper\w*|args|params|manifest|info|summary)\w*$"
+    r"|(^|[._])(meta|metadata|config|cfg|hparams|manifest|run_info)_?(save|write|dump|store)$",
+    re.I,
+)
 # Module-like heads that say nothing about a path when mentioned in a log.
 GENERIC_NAMES = frozenset(
     {"os", "path", "join", "Path", "pathlib", "str", "f", "format", "self", "cls", "torch", "open", "sys", "osp"}
@@ -91,6 +98,13 @@ class _Index:
         for site in facts.calls:
             if facts.is_logging(site) or self._calls_logging_function(site):
                 self.evidence.setdefault(id(site.scope), []).append(site)
+        # Calls whose arguments are a record of the run: logs, config dumps, metadata writers.
+        record = facts.vocabulary.matcher("config_record")
+        self.recorders: dict[int, list[CallSite]] = {}
+        for site in facts.calls:
+            name = site.name or ""
+            if facts.is_logging(site) or record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name):
+                self.recorders.setdefault(id(site.scope), []).append(site)
         self.stmt_count: dict[int, int] = {}
         self.assignments: dict[int, dict[str, list[tuple[ast.stmt, ast.expr]]]] = {}
         for info in facts.stmt_infos.values():
@@ -281,9 +295,7 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys: set[str]) -> bool:
     if not keys:
         return False
     patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
-    for site in index_of(facts).evidence.get(id(scope), ()):
-        if not facts.is_logging(site):
-            continue
+    for site in index_of(facts).recorders.get(id(scope), ()):
         for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
             text = facts.segment(arg)
             if any(p.search(text) for p in patterns):
@@ -611,7 +623,13 @@ def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
         method = site.method or ""
         if method in ("save_state", "save_checkpoint") or (site.name or "").endswith(("Checkpoint.save", "manager.save")):
             return True
-        if method == "save" and site.name != "torch.save" and not (site.name or "").endswith(TORCH_SAVE_LIKE):
+        receiver = site.receiver
+        if (
+            method == "save"
+            and isinstance(receiver, (ast.Name, ast.Attribute))
+            and not (site.name or "").startswith("torch.")
+            and re.search(r"model|net", facts.segment(receiver), re.I)
+        ):
             # Keras `model.save(path)` writes the whole model with its optimizer state.
             _, keras_path = _save_parts(facts, site)
             if keras_path is None or not re.search(r"weights", facts.segment(keras_path), re.I):
@@ -685,7 +703,7 @@ def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
     record = facts.vocabulary.matcher("config_record")
     for call in site.scope.calls:
         name = call.name or ""
-        if ARTIFACT_RECORD.search(name):
+        if ARTIFACT_RECORD.search(name) or RECORD_HELPER.search(name):
             return True
         if record.match(name) and name.rsplit(".", 1)[-1] in ("dump", "safe_dump", "save", "save_hyperparameters", "to_yaml"):
             return True
