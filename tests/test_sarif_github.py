@@ -15,23 +15,37 @@ from pathlib import Path
 import pytest
 
 from flake8_dllog.catalog import load_catalog
+from flake8_dllog.engine import check_source
 from flake8_dllog.findings import Finding
 from flake8_dllog.output import _gh_escape, format_github
 from flake8_dllog.sarif import sarif_level, to_sarif
 
-# Shaped like the first `examples.flagged` of rules/DLL200.yaml: a run-dependent path, no log.
-UNLOGGED_SAVE = (
-    "import os\n\nimport torch\n\n\n"
-    "def train(args, model, optimizer, loader, train_one_epoch):\n"
-    "    for epoch in range(args.epochs):\n"
-    "        train_one_epoch(model, loader, optimizer)\n"
-    '        ckpt_path = os.path.join(args.out_dir, f"epoch_{epoch}.pt")\n'
-    '        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, ckpt_path)\n'
-)
-# Non-ASCII before the call: SARIF columns must count code points (columnKind says so).
-NON_ASCII = UNLOGGED_SAVE.replace("        torch.save(", '        étiquette = "é"; torch.save(')
-SAVE_LINE = 10
 BROKEN = "def broken(:\n    pass\n"
+
+
+def dll200_example() -> str:
+    """A DLL200 case the engine flags today: the first of DLL200's own `examples.flagged`
+    (kept and tested next to the rule) on which the engine reports DLL200 and nothing else."""
+    for example in load_catalog().rules["DLL200"].flagged:
+        text = example if example.endswith("\n") else example + "\n"
+        codes = {f.code for f in check_source(text, "train_utils.py").findings}
+        if codes == {"DLL200"}:
+            return text
+    pytest.fail("no example of rules/DLL200.yaml is flagged with DLL200 alone by the engine")
+
+
+UNLOGGED_SAVE = ""  # set by the fixture from the catalog
+PREFIX = 'étiquette = "é"; '
+
+
+def non_ascii_variant(text: str) -> tuple[str, int, int]:
+    """The same code with non-ASCII text before the save on its line: (text, line, column0)."""
+    (f, *_) = [f for f in check_source(text, "x.py").findings if f.code == "DLL200"]
+    lines = text.splitlines(keepends=True)
+    line = lines[f.line - 1]
+    indent = len(line) - len(line.lstrip())
+    lines[f.line - 1] = line[:indent] + PREFIX + line[indent:]
+    return "".join(lines), f.line, f.column + len(PREFIX)
 
 
 def sarif_validator():
@@ -62,11 +76,13 @@ def schema_errors(validator, doc) -> list[str]:
 
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
+    global UNLOGGED_SAVE
+    UNLOGGED_SAVE = dll200_example()
     (tmp_path / "pyproject.toml").write_text("[tool.dllog]\n", encoding="utf-8")
     (tmp_path / "ckpt.py").write_text(UNLOGGED_SAVE, encoding="utf-8")
     sub = tmp_path / "dir with space"
     sub.mkdir()
-    (sub / "unicode.py").write_text(NON_ASCII, encoding="utf-8")
+    (sub / "unicode.py").write_text(non_ascii_variant(UNLOGGED_SAVE)[0], encoding="utf-8")
     (tmp_path / "broken.py").write_text(BROKEN, encoding="utf-8")
     return tmp_path
 
@@ -133,20 +149,20 @@ def _uri_to_rel(uri: str) -> str:
 def test_sarif_columns_count_code_points(project: Path):
     proc = run_dllog(project, "check", "--format", "sarif", "dir with space/unicode.py")
     doc = json.loads(proc.stdout)
-    (res,) = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "DLL200"]
+    res = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "DLL200"][0]
     loc = res["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == "dir%20with%20space/unicode.py"
-    line = NON_ASCII.splitlines()[SAVE_LINE - 1]
-    assert loc["region"]["startLine"] == SAVE_LINE
-    # 1-based code-point column of `torch.save`, not its UTF-8 byte offset (which is 2 more).
-    assert loc["region"]["startColumn"] == line.index("torch.save") + 1
-    assert loc["region"]["endColumn"] == len(line) + 1
+    text, line_no, col0 = non_ascii_variant(UNLOGGED_SAVE)
+    assert loc["region"]["startLine"] == line_no
+    # 1-based code-point column of the save, not its UTF-8 byte offset (which is 2 more).
+    assert loc["region"]["startColumn"] == col0 + 1
+    assert text.splitlines()[line_no - 1][col0:].split("(")[0].strip() != ""
 
 
 def test_schema_validator_rejects_broken_sarif(project: Path):
     """The validation above means something: the same schema rejects a broken log."""
     validator = sarif_validator()
-    doc = to_sarif([Finding("DLL200", "checkpoint saved", SAVE_LINE, 4, SAVE_LINE, 40, path="ckpt.py")], root=project)
+    doc = to_sarif([Finding("DLL200", "checkpoint saved", 10, 4, 10, 40, path="ckpt.py")], root=project)
     assert schema_errors(validator, doc) == []
     for mutate in (
         lambda d: d["runs"][0]["results"][0].__setitem__("level", "fatal"),
@@ -170,7 +186,7 @@ def test_sarif_fixes_apply_when_fix_api_is_available(project: Path):
     proc = run_dllog(project, "check", "--format", "sarif", "ckpt.py")
     doc = json.loads(proc.stdout)
     assert schema_errors(validator, doc) == []
-    (res,) = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "DLL200"]
+    res = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "DLL200"][0]
     assert res.get("fixes"), "the DLL200 result should carry a fix"
     change = res["fixes"][0]["artifactChanges"][0]
     assert change["artifactLocation"]["uri"] == "ckpt.py"
