@@ -21,6 +21,7 @@ not know (``early_stopping(val_loss)``, a checkpoint save). Both keep the rule s
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from typing import Iterator
 
@@ -62,18 +63,22 @@ POSSIBLY_LOGGING = re.compile(
     re.I,
 )
 TOKEN_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+SEPARATOR_RE = re.compile(r"[_\W]+")
+ALNUM_WORD_RE = re.compile(r"[A-Za-z]+\d+")
 
 
-def name_tokens(name: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def name_tokens(name: str) -> frozenset[str]:
+    """Words of an identifier: ``valAccMetric`` / ``val_acc_metric`` → val, acc, metric."""
     out: set[str] = set()
-    for part in re.split(r"[_\W]+", name):
+    for part in SEPARATOR_RE.split(name):
         if not part:
             continue
         out.add(part.lower())
         out.update(t.lower() for t in TOKEN_RE.findall(part))
     # `top1`, `f1`, `r2`: keep letter+digit words whole as well
-    out.update(p.lower() for p in re.findall(r"[A-Za-z]+\d+", name))
-    return out
+    out.update(p.lower() for p in ALNUM_WORD_RE.findall(name))
+    return frozenset(out)
 
 
 def _last(name: str | None) -> str:
@@ -96,7 +101,10 @@ def _exact_metric_matcher(facts: ModuleFacts) -> Matcher:
 def is_metric_call(facts: ModuleFacts, site: CallSite) -> bool:
     """A vocabulary metric call, sanity-checked by its words: ``*_fn`` must be a loss or
     metric function (not ``collate_fn``), ``*iou*`` a whole word (not ``previous``)."""
-    if not facts.is_category(site, "metric_call"):
+    ids = getattr(facts, "_dllog_metric_ids", None)
+    if ids is None:
+        ids = facts._dllog_metric_ids = frozenset(id(c.node) for c in facts.calls_in("metric_call"))  # type: ignore[attr-defined]
+    if id(site.node) not in ids:
         return False
     if _exact_metric_matcher(facts).match(site.name):
         return True
@@ -155,13 +163,26 @@ def _stmt_targets(stmt: ast.stmt) -> list[str]:
     return []
 
 
+def _stmts_by_scope(facts: ModuleFacts) -> dict[int, list[ast.stmt]]:
+    cached = getattr(facts, "_dllog_stmts_by_scope", None)
+    if cached is None:
+        cached = {}
+        for info in facts.stmt_infos.values():
+            cached.setdefault(id(info.scope), []).append(info.stmt)
+        for stmts in cached.values():
+            stmts.sort(key=lambda s: (s.lineno, s.col_offset))
+        facts._dllog_stmts_by_scope = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def _own_stmts(facts: ModuleFacts, scope: Scope, node: ast.AST | None = None) -> list[ast.stmt]:
     """Statements of ``scope`` (within ``node``'s lines when given), in source order."""
-    lo = getattr(node, "lineno", 0) if node is not None else 0
-    hi = (getattr(node, "end_lineno", None) or lo) if node is not None else 10**9
-    out = [i.stmt for i in facts.stmt_infos.values() if i.scope is scope and lo <= i.stmt.lineno <= hi]
-    out.sort(key=lambda s: (s.lineno, s.col_offset))
-    return out
+    stmts = _stmts_by_scope(facts).get(id(scope), [])
+    if node is None:
+        return stmts
+    lo = getattr(node, "lineno", 0)
+    hi = getattr(node, "end_lineno", None) or lo
+    return [s for s in stmts if lo <= s.lineno <= hi]
 
 
 def _stmt_own_exprs(stmt: ast.stmt) -> list[ast.AST]:
@@ -358,14 +379,16 @@ def _training_spans(facts: ModuleFacts, scope: Scope) -> list[tuple[int, int]]:
     """Lines of this scope's parameter updates, backward calls and calls to local step
     functions: a loop holding one of them trains (an epoch loop that trains *and*
     validates is not itself an eval loop, but the validation loop inside it can be)."""
-    spans = []
-    for tl in training_loops(facts):
-        if tl.scope is scope:
-            spans.extend((s.node.lineno, s.node.lineno) for s in tl.updates + tl.step_calls)
-    for site in facts.calls_in("training_backward") + facts.calls_in("training_update"):
-        if site.scope is scope:
-            spans.append((site.node.lineno, site.node.lineno))
-    return spans
+    cached = getattr(facts, "_dllog_training_lines", None)
+    if cached is None:
+        cached = {}
+        for tl in training_loops(facts):
+            for s in tl.updates + tl.step_calls:
+                cached.setdefault(id(tl.scope), []).append((s.node.lineno, s.node.lineno))
+        for site in facts.calls_in("training_backward") + facts.calls_in("training_update"):
+            cached.setdefault(id(site.scope), []).append((site.node.lineno, site.node.lineno))
+        facts._dllog_training_lines = cached  # type: ignore[attr-defined]
+    return cached.get(id(scope), [])
 
 
 def _overlaps(node: ast.AST, spans: list[tuple[int, int]]) -> bool:
@@ -525,14 +548,14 @@ def _dedicated_eval(facts: ModuleFacts, scope: Scope) -> Report | None:
         return None
     if _training_spans(facts, scope):
         return None  # a train-and-validate function: its eval loops are judged one by one
-    stmts = metric_statements(facts, scope, None)
-    if not stmts:
-        return None
-    if not (_has_eval_context(facts, scope) or scope.loops):
+    if not (scope.loops or _has_eval_context(facts, scope)):
         return None
     if _returns_value(scope) or facts.scope_logs(scope):
         return None
     if any(_possibly_logging(facts, c) for c in scope.calls):
+        return None
+    stmts = metric_statements(facts, scope, None)
+    if not stmts:
         return None
     seeds = [n for _, names in stmts for n in names]
     derived = derived_names(facts, scope, set(seeds))
@@ -547,7 +570,23 @@ def _dedicated_eval(facts: ModuleFacts, scope: Scope) -> Report | None:
     return _report(facts, scope, scope.body[0], header_span(scope.node), anchor, seeds, derived, "function")
 
 
+def _may_evaluate(facts: ModuleFacts, scope: Scope) -> bool:
+    """Cheap pre-check: does this scope switch to eval mode or open an eval context at all?"""
+    if not scope.loops and not scope.is_module:
+        return False
+    if any(_is_eval_context(facts, d) for d in scope.decorators):
+        return True
+    evaluating = getattr(facts, "_dllog_evaluating_scopes", None)
+    if evaluating is None:
+        evaluating = {id(c.scope) for c in facts.calls_in("eval_context")}
+        evaluating |= {id(c.scope) for c in facts.calls if (c.name or "").endswith(".eval")}
+        facts._dllog_evaluating_scopes = evaluating  # type: ignore[attr-defined]
+    return id(scope) in evaluating
+
+
 def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
+    if not _may_evaluate(facts, scope):
+        return
     for loop, anchor in eval_loops(facts, scope):
         stmts = metric_statements(facts, scope, loop)
         if not stmts:
@@ -565,7 +604,7 @@ def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
 def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
     """``model.evaluate(..., verbose=0)`` whose results go nowhere."""
     for site in facts.calls:
-        if site.method != "evaluate" or site.receiver is None:
+        if not (site.name or "").endswith(".evaluate") or site.receiver is None:
             continue
         recv = dotted_name(site.receiver) or ""
         if "trainer" in recv.lower() or facts.local_target(site) is not None:

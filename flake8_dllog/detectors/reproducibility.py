@@ -77,6 +77,13 @@ class EntryPoint:
 def _referenced_functions(facts: ModuleFacts, nodes: list[ast.AST], class_name: str | None) -> set[str]:
     """Same-module functions a piece of code calls or hands over (``spawn(main_worker)``),
     and the methods of same-module classes it instantiates."""
+    methods = getattr(facts, "_dllog_methods", None)
+    if methods is None:
+        methods = {}
+        for s in facts.scopes:
+            if s.class_name:
+                methods.setdefault(s.class_name, []).append(s.qualname)
+        facts._dllog_methods = methods  # type: ignore[attr-defined]
     out: set[str] = set()
     for root in nodes:
         for node in ast.walk(root):
@@ -84,7 +91,7 @@ def _referenced_functions(facts: ModuleFacts, nodes: list[ast.AST], class_name: 
                 scope = facts.functions.get(node.id)
                 if scope is not None:
                     out.add(scope.qualname)
-                out.update(s.qualname for s in facts.scopes if s.class_name == node.id)
+                out.update(methods.get(node.id, ()))
             elif (
                 class_name
                 and isinstance(node, ast.Attribute)
@@ -417,35 +424,32 @@ def _seed_calls(facts: ModuleFacts) -> list[tuple[CallSite, Scope | None, ast.ex
     the seed themselves: not judged."""
     # A local seeding helper seeds from one of its own parameters (`def set_seed(seed)`);
     # `main()` merely reaching a seed call somewhere is not one.
+    library_seeds = _seeding_sites(facts)
+    if not library_seeds:
+        return []
+    local_calls = [(c, t) for c in facts.calls if isinstance(c.node.func, (ast.Name, ast.Attribute)) and (t := facts.local_target(c)) is not None]
     local_seeders: dict[str, str] = {}  # helper qualname -> the parameter it seeds from
     for _ in range(3):
         before = len(local_seeders)
-        for site in facts.calls:
+        candidates = [(c, _seed_arg(c)) for c in library_seeds if facts.local_target(c) is None] + [
+            (c, _helper_seed_arg(c, t, local_seeders[t.qualname])) for c, t in local_calls if t.qualname in local_seeders
+        ]
+        for site, arg in candidates:
             scope = site.scope
             if scope.is_module or scope.qualname in local_seeders:
-                continue
-            target = facts.local_target(site)
-            if target is not None and target.qualname in local_seeders:
-                arg = _helper_seed_arg(site, target, local_seeders[target.qualname])
-            elif facts.is_category(site, "seed") and not _is_generator_seed(site):
-                arg = _seed_arg(site)
-            else:
                 continue
             if isinstance(arg, ast.Name) and arg.id in scope_params(scope):
                 local_seeders[scope.qualname] = arg.id
         if len(local_seeders) == before:
             break
     out: list[tuple[CallSite, Scope | None, ast.expr | None]] = []
-    for site in facts.calls:
-        target = facts.local_target(site)
-        if target is not None:
-            if target.qualname in local_seeders:
-                out.append((site, target, _helper_seed_arg(site, target, local_seeders[target.qualname])))
-            continue
-        if not facts.is_category(site, "seed") or _is_generator_seed(site):
-            continue
-        if (site.name or "").startswith(KNOWN_SEED_MODULES):
+    for site, target in local_calls:
+        if target.qualname in local_seeders:
+            out.append((site, target, _helper_seed_arg(site, target, local_seeders[target.qualname])))
+    for site in library_seeds:
+        if facts.local_target(site) is None and (site.name or "").startswith(KNOWN_SEED_MODULES):
             out.append((site, None, _seed_arg(site)))
+    out.sort(key=lambda t: (t[0].node.lineno, t[0].node.col_offset))
     return out
 
 
@@ -467,11 +471,14 @@ def _helper_seed_arg(site: CallSite, helper: Scope, param: str) -> ast.expr | No
 
 @rule("DLL501")
 def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    seed_calls = _seed_calls(facts)
+    if not seed_calls:
+        return
     names = config_names(facts)
     hydra_params = {param for _, param in hydra_configs(facts)}
     log_exprs = [e for site in facts.logging_calls for e in list(site.node.args) + [k.value for k in site.node.keywords]]
     reported: dict[tuple[str, str], Report] = {}
-    for site, local_helper, expr in _seed_calls(facts):
+    for site, local_helper, expr in seed_calls:
         if _in_worker_init(site.scope) or _self_logging_seed(facts, site):
             continue
         if local_helper is not None and facts.scope_logs(local_helper):
@@ -490,6 +497,7 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             if site.info.block is facts.info(prev.context["_stmt"]).block:
                 prev.context["anchor_line"] = site.stmt.lineno
             continue
+        carriers |= _copies_of(facts, site.scope, carriers)
         if _carriers_logged(facts, carriers, log_exprs):
             continue
         root = root_name(expr) if isinstance(expr, (ast.Attribute, ast.Subscript)) else None
@@ -516,6 +524,20 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
+
+
+def _copies_of(facts: ModuleFacts, scope: Scope, carriers: set[str]) -> set[str]:
+    """Local names holding the same value: ``seed = int(args.seed)`` next to
+    ``np.random.seed(int(args.seed))`` — logging ``seed`` logs the seed."""
+    out: set[str] = set()
+    dotted = {c for c in carriers if "[" not in c}
+    for info in facts.stmt_infos.values():
+        if info.scope is not scope or not isinstance(info.stmt, (ast.Assign, ast.AnnAssign)) or info.stmt.value is None:
+            continue
+        whole, _ = mentions([info.stmt.value], dotted)
+        if whole or (facts.segment(info.stmt.value) in carriers):
+            out.update(stmt_targets(info.stmt))
+    return out
 
 
 def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast.AST]) -> bool:
