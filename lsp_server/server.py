@@ -648,6 +648,8 @@ def _title(finding: Finding, fix, alternative: bool) -> str:
     prefix = f"dllog ({finding.code}): "
     if title.startswith("dllog"):
         title = title.split(":", 1)[-1].strip()
+    if len(title) > 1 and title[0].isupper() and title[1].islower():
+        title = title[0].lower() + title[1:]  # "dllog (DLL200): log where ..."
     backend = str(getattr(fix, "backend", "") or "")
     if alternative and backend and backend not in title:
         title = f"{title} with {backend}"
