@@ -161,7 +161,7 @@ def _header_for(info: FileInfo, target: Target, plan: Plan) -> list[TextEdit]:
     return []
 
 
-def _build(info: FileInfo, finding: Finding, config: Config, backend: str | None) -> list[Fix]:
+def _build(info: FileInfo, finding: Finding, config: Config, backend: str | None, *, first_only: bool = False) -> list[Fix]:
     fn = BUILDERS.get(finding.code)
     if fn is None:
         return []
@@ -191,6 +191,8 @@ def _build(info: FileInfo, finding: Finding, config: Config, backend: str | None
             continue
         seen.add(key)
         fixes.append(Fix(title=plan.title, backend=plan.backend, edits=edits, header_edits=len(header)))
+        if first_only:
+            break
     if fixes:
         fixes[0].preferred = True
     return fixes
@@ -246,34 +248,55 @@ def fix_source(
     findings = _findings(text, tree, path, config, codes)
     if not findings:
         return FixResult(source=source)
+    edits, fixed = plan_fixes(text, tree, findings, config, backend=backend)
+    if not edits:
+        return FixResult(source=source, remaining=findings)
+    try:
+        new_text = apply_edits(text, edits)
+        # The re-check's parse is also the proof that the fixed file parses.
+        new_tree = parse_source(new_text, path)
+    except (ValueError, SourceError):
+        return FixResult(source=source, remaining=findings)
+    remaining = _findings(new_text, new_tree, path, config, codes)
+    out_edits = _shift_bom(edits) if bom else edits
+    return FixResult(source=(BOM if bom else "") + new_text, edits=out_edits, fixed=fixed, remaining=remaining)
+
+
+def plan_fixes(
+    text: str, tree: ast.Module, findings: list[Finding], config: Config, *, backend: str | None = None
+) -> tuple[list[TextEdit], list[Finding]]:
+    """The edits fixing ``findings`` of an already-parsed file (the fix stage alone, without
+    detection): one preferred fix per finding, header edits shared, overlaps skipped."""
     info = _file_info(text, tree)
     header: list[TextEdit] = []
     body: list[TextEdit] = []
+    taken: set[TextEdit] = set()
+    replacements: list[TextEdit] = []  # insertions never conflict with one another
     fixed: list[Finding] = []
     for finding in findings:
         if not finding.fixable:
             continue
-        fixes = _build(info, finding, config, backend)
+        fixes = _build(info, finding, config, backend, first_only=True)
         if not fixes:
             continue
-        new_edits = [e for e in fixes[0].edits if e not in header and e not in body]
-        if any(edits_overlap(e, other) for e in new_edits for other in header + body):
+        new_edits = [e for e in fixes[0].edits if e not in taken]
+        conflict = False
+        for e in new_edits:
+            is_insert = (e.start_line, e.start_column) == (e.end_line, e.end_column)
+            others = replacements if is_insert else header + body
+            if any(edits_overlap(e, other) for other in others):
+                conflict = True
+                break
+        if conflict:
             continue
         head = fixes[0].edits[: fixes[0].header_edits]
         for e in new_edits:
             (header if e in head else body).append(e)
+            taken.add(e)
+            if (e.start_line, e.start_column) != (e.end_line, e.end_column):
+                replacements.append(e)
         fixed.append(finding)
-    edits = header + body
-    new_text = _apply_checked(text, path, edits)
-    if new_text is None:
-        return FixResult(source=source, remaining=findings)
-    try:
-        new_tree = parse_source(new_text, path)
-        remaining = _findings(new_text, new_tree, path, config, codes)
-    except SourceError:
-        return FixResult(source=source, remaining=findings)
-    out_edits = _shift_bom(edits) if bom else edits
-    return FixResult(source=(BOM if bom else "") + new_text, edits=out_edits, fixed=fixed, remaining=remaining)
+    return header + body, fixed
 
 
 def _apply_checked(text: str, path: str, edits: list[TextEdit]) -> str | None:

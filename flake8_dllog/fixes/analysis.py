@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 
 from .text import indentation, split_lines, strip_eol
 
+import re
+
 FUNC_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SCAN_RE = re.compile(r"print|logging|wandb|mlflow|init_trackers|:=|Config|\blog")
 LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 TRACKERS = ("wandb", "mlflow", "tensorboard", "lightning", "accelerate")
@@ -62,19 +65,43 @@ class FileInfo:
     lightning_classes: set[str] = field(default_factory=set)
     main_guard: ast.If | None = None
     indent_unit: str = "    "
+    _scan_lines: set[int] = field(default_factory=set, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)  # per-file memo for builders
 
     # -- construction ------------------------------------------------------------------
     @classmethod
     def build(cls, text: str, tree: ast.Module | None = None) -> "FileInfo":
         info = cls(text=text, tree=tree if tree is not None else ast.parse(text))
         info.lines = split_lines(text)
+        # Only statements on lines naming a logger/tracker (or a walrus) need their expressions
+        # scanned: a cheap filter that keeps a 5,000-line file fast.
+        info._scan_lines = {
+            i for i, line in enumerate(info.lines, 1) if _SCAN_RE.search(line)
+        }
         info._collect_imports()
         info._walk(info.tree.body, info.tree, None, None)
         info.indent_unit = info._detect_indent()
         return info
 
     def _collect_imports(self) -> None:
-        for node in ast.walk(self.tree):
+        # Imports are statements: walk statement blocks only, never expressions.
+        blocks = [self.tree.body]
+        nodes = []
+        while blocks:
+            for stmt in blocks.pop():
+                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                    nodes.append(stmt)
+                    continue
+                for fname in ("body", "orelse", "finalbody"):
+                    sub = getattr(stmt, fname, None)
+                    if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                        blocks.append(sub)
+                for handler in getattr(stmt, "handlers", ()) or ():
+                    blocks.append(handler.body)
+                for case in getattr(stmt, "cases", ()) or ():
+                    blocks.append(case.body)
+        nodes.sort(key=lambda n: n.lineno)
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -178,6 +205,11 @@ class FileInfo:
                     self.loggers.append((Binding(alias.asname or "logger", func, None, stmt.lineno), "loguru"))
 
     def _scan_exprs(self, stmt, func, klass, header_only=False) -> None:
+        body = getattr(stmt, "body", None)
+        last = body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.stmt) else (stmt.end_lineno or stmt.lineno)
+        first = stmt.decorator_list[0].lineno if header_only and stmt.decorator_list else stmt.lineno
+        if not any(i in self._scan_lines for i in range(first, max(first, last) + 1)):
+            return
         nodes: list[ast.AST] = []
         if header_only:
             nodes = list(stmt.decorator_list)
@@ -236,6 +268,23 @@ class FileInfo:
         if 1 <= lineno <= len(self.lines):
             return strip_eol(self.lines[lineno - 1])
         return ""
+
+    def segment(self, node: ast.AST) -> str | None:
+        """Source text of a node, from the line table (``ast.get_source_segment`` re-splits the
+        whole file on every call)."""
+        try:
+            start, end = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+            col, end_col = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        except AttributeError:
+            return None
+        if end is None or end_col is None or not (1 <= start <= end <= len(self.lines)):
+            return None
+        if start == end:
+            line = strip_eol(self.lines[start - 1])
+            return line.encode("utf-8")[col:end_col].decode("utf-8") if not line.isascii() else line[col:end_col]
+        first = self.lines[start - 1].encode("utf-8")[col:].decode("utf-8")
+        last = strip_eol(self.lines[end - 1]).encode("utf-8")[:end_col].decode("utf-8")
+        return first + "".join(self.lines[start:end - 1]) + last
 
     def resolve(self, dotted: str | None) -> str | None:
         if not dotted:

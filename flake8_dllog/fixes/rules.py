@@ -63,7 +63,7 @@ def builder(*codes: str):
 
 def source_of(info: FileInfo, node: ast.AST) -> str:
     """Source text of an expression; multi-line expressions are re-rendered on one line."""
-    seg = ast.get_source_segment(info.text, node)
+    seg = info.segment(node)
     if seg is None or "\n" in seg or "\r" in seg:
         return ast.unparse(node)
     return seg
@@ -373,7 +373,7 @@ def _extend_log_call(info: FileInfo, finding: Finding, ctx: dict, target: Target
     name = info.resolve(dotted(call.func)) or ""
     method = name.rsplit(".", 1)[-1]
     receiver = name.rsplit(".", 1)[0] if "." in name else ""
-    seg = ast.get_source_segment(info.text, call)
+    seg = info.segment(call)
     if seg is None:
         raise NoFix("no source")
     try:
@@ -649,27 +649,42 @@ def fix_bare_weights(info: FileInfo, finding: Finding, ctx: dict, target: Target
 
 
 def _lightning_trainer(info: FileInfo, func, line: int) -> str | None:
-    for key, value in info.assigned_from.items():
-        if key[0] not in (0, id(func) if func is not None else 0) or not isinstance(value, ast.Call):
-            continue
-        called = info.resolve(dotted(value.func)) or ""
-        if called.endswith(("pytorch_lightning.Trainer", "lightning.Trainer", "pl.Trainer", "L.Trainer", "lightning.pytorch.Trainer")):
-            if info.bound_before(key[1], func, line):
-                return key[1]
+    trainers = info._cache.get("trainers")
+    if trainers is None:
+        trainers = info._cache["trainers"] = []
+        for key, value in info.assigned_from.items():
+            if isinstance(value, ast.Call):
+                called = info.resolve(dotted(value.func)) or ""
+                if called.endswith(("pytorch_lightning.Trainer", "lightning.Trainer", "pl.Trainer", "L.Trainer", "lightning.pytorch.Trainer")):
+                    trainers.append(key)
+    for scope_id, name in trainers:
+        if scope_id in (0, id(func) if func is not None else 0) and info.bound_before(name, func, line):
+            return name
     return None
 
 
 def _loaded_before(info: FileInfo, func, line: int) -> dict[str, str]:
     """Names read before ``line`` in ``func`` (or the module): name → how (`attr`, `optimizer`)."""
-    root = func if func is not None else info.tree
+    key = ("loads", id(func))
+    loads = info._cache.get(key)
+    if loads is None:
+        # name → [(first line, how)] for plain reads, attribute reads, optimizer-like calls
+        loads = info._cache[key] = {}
+        root = func if func is not None else info.tree
+        for node in ast.walk(root):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                how = "optimizer" if node.attr in ("step", "zero_grad") else "attr"
+                entry = loads.setdefault(node.value.id, {})
+                entry[how] = min(entry.get(how, node.lineno), node.lineno)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                entry = loads.setdefault(node.id, {})
+                entry["name"] = min(entry.get("name", node.lineno), node.lineno)
     out: dict[str, str] = {}
-    for node in ast.walk(root):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.lineno < line:
-            how = "optimizer" if node.attr in ("step", "zero_grad") and isinstance(node.ctx, ast.Load) else "attr"
-            if out.get(node.value.id) != "optimizer":
-                out[node.value.id] = how
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno < line:
-            out.setdefault(node.id, "name")
+    for name, hows in loads.items():
+        for how in ("optimizer", "attr", "name"):
+            if hows.get(how, line) < line:
+                out[name] = how
+                break
     return out
 
 
@@ -957,7 +972,7 @@ def _lightning_deterministic(info: FileInfo) -> TextEdit | None:
             continue
         if any(kw.arg == "deterministic" for kw in node.keywords) or any(kw.arg is None for kw in node.keywords):
             continue
-        seg = ast.get_source_segment(info.text, node)
+        seg = info.segment(node)
         if seg is None:
             continue
         call = cst.parse_expression(seg)
