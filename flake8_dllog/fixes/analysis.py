@@ -63,6 +63,7 @@ class FileInfo:
     mlflow_used: bool = False
     run_starts: list[tuple[int, ast.AST | None]] = field(default_factory=list)  # (line, func) of wandb.init / mlflow.start_run
     lightning_classes: set[str] = field(default_factory=set)
+    used_loggers: set[str] = field(default_factory=set)  # `logger.info(...)` receivers
     main_guard: ast.If | None = None
     indent_unit: str = "    "
     _scan_lines: set[int] = field(default_factory=set, repr=False)
@@ -229,6 +230,9 @@ class FileInfo:
                 if not isinstance(n, ast.Call):
                     continue
                 name = self.resolve(_dotted(n.func)) or ""
+                head, _, attr = name.rpartition(".")
+                if attr in LOG_METHODS and head in ("logger", "log"):
+                    self.used_loggers.add(head)
                 if name == "print":
                     self.print_used = True
                 elif name.startswith("logging."):
@@ -360,13 +364,19 @@ class FileInfo:
         return root in self.bound_in(func) or root in self.imports
 
     def logger_for(self, func: ast.AST | None) -> tuple[str, str] | None:
-        """(name, kind) of a logger usable in ``func``: a module-level one or the function's own."""
+        """(name, kind) of a logger usable in ``func``: a module-level one or the function's own,
+        else a conventional ``logger``/``log`` a snippet uses without binding it."""
         for binding, kind in self.loggers:
             if binding.func is None and binding.cls is None:
                 return binding.name, kind
         for binding, kind in self.loggers:
             if func is not None and binding.func is func:
                 return binding.name, kind
+        for name in ("logger", "log"):
+            if name in self.used_loggers and name not in self.module_bound and name not in self.imports and not any(
+                name in names for names in self.func_bound.values()
+            ):
+                return name, "logging"
         return None
 
     def writer_for(self, func, klass, line: int) -> str | None:

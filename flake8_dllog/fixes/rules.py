@@ -556,6 +556,8 @@ def _config_value(info: FileInfo, name: str, func, kind: str | None = None) -> s
     root = name.split(".")[0]
     value = info.value_of(root, func)
     called = info.resolve(dotted(value.func)) if isinstance(value, ast.Call) else None
+    if not called and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        called = value.func.attr  # `argparse.ArgumentParser().parse_args()`
     called = called or ""
     if kind is None:
         if called.endswith(("parse_args", "parse_known_args")):
