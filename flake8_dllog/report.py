@@ -509,6 +509,13 @@ def build_report(paths: Sequence[str], overrides: dict | None = None, jobs: int 
         if "config_error" in item:
             raise ConfigError(item["config_error"])
         results.append(item)
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        # One directory: show file paths relative to it (the page names the directory).
+        for item in results:
+            try:
+                item["path"] = os.path.relpath(item["path"], paths[0])
+            except ValueError:  # pragma: no cover - another drive on Windows
+                pass
     results.sort(key=lambda f: f["path"])
     return aggregate(results, paths, errors)
 
