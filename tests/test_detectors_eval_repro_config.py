@@ -473,3 +473,55 @@ def test_non_ascii_eval_function():
     # Not named like evaluation in English: found through model.eval() + no_grad loop.
     f = only(src, "DLL300")
     assert f.context["metrics"][-1] == "précision"
+
+
+def test_imported_project_trainer_is_not_judged_for_seeding():
+    src = """
+    from my_project.training import Trainer
+
+    if __name__ == "__main__":
+        trainer = Trainer(config_path="configs/base.yaml")
+        trainer.train()
+    """
+    assert findings(src, {"DLL500", "DLL601"}) == []
+
+
+def test_parser_of_run_placement_options_only_is_not_hyperparameters():
+    src = """
+    import argparse
+    import yaml
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", default="configs/train.yaml")
+    parser.add_argument("--local_rank", type=int, default=0)
+    args = parser.parse_args()
+    with open(args.config) as f:
+        cfg = yaml.safe_load(f)
+    print(cfg)
+    """
+    assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []
+
+
+def test_pre_parser_for_the_config_file_and_merged_yaml_defaults_are_silent():
+    src = """
+    import argparse
+    import yaml
+
+    config_parser = argparse.ArgumentParser(add_help=False)
+    config_parser.add_argument("-c", "--config", default="")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lr", type=float, default=0.1)
+
+    def parse():
+        args_config, remaining = config_parser.parse_known_args()
+        if args_config.config:
+            with open(args_config.config) as f:
+                cfg = yaml.safe_load(f)
+                parser.set_defaults(**cfg)
+        args = parser.parse_args(remaining)
+        return args
+
+    args = parse()
+    print(args)
+    """
+    assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []

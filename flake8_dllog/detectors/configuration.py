@@ -289,6 +289,8 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
                 names = stmt_targets(stmt)
                 if _last(site.name) == "parse_known_args" and len(names) > 1:
                     names = names[:1]  # (args, unknown)
+            if _last(site.name) == "parse_known_args" and _is_pre_parse(facts, stmt):
+                continue
             names = [n for n in names if n and n != "_"]
             if not names or _data_file_load(site, names):
                 continue
@@ -305,6 +307,27 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
     loads.sort(key=lambda l: (l.site.node.lineno, l.site.node.col_offset))
     facts._dllog_config_loads = loads  # type: ignore[attr-defined]
     return loads
+
+
+def _is_pre_parse(facts: ModuleFacts, stmt: ast.stmt) -> bool:
+    """``args_config, remaining = p.parse_known_args()`` whose leftovers go to a second
+    parser: it only finds the config file; the real configuration is parsed next."""
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Tuple):
+        return False
+    elts = stmt.targets[0].elts
+    if len(elts) < 2 or not isinstance(elts[1], ast.Name):
+        return False
+    rest = elts[1].id
+    for site in facts.calls_in("config_load"):
+        if site.stmt is stmt:
+            continue
+        if any(isinstance(a, ast.Name) and a.id == rest for a in site.node.args):
+            return True
+    return False
+
+
+# Calls that merge one configuration into another (`parser.set_defaults(**cfg)`).
+MERGING_METHODS = frozenset({"set_defaults", "update", "merge_from_dict", "merge_from_other_cfg", "merge_with"})
 
 
 def _returns_any(scope: Scope, names: set[str]) -> bool:
@@ -384,6 +407,18 @@ def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> set[str]:
             exprs = call_exprs(site)
             if not exprs:
                 continue
+            if site.method in MERGING_METHODS and site.receiver is not None:
+                # `parser.set_defaults(**cfg)`: cfg now lives inside the receiver.
+                if any(_is_converting(e, aliases) for e in exprs):
+                    root = root_name(site.receiver)
+                    recv = plain_dotted(site.receiver)
+                    if recv and recv.split(".")[-1] not in WHOLE_ATTRS:
+                        aliases.add(recv)
+                    elif root:
+                        aliases.add(root)
+            if facts.is_category(site, "config_load") and site.receiver is not None and plain_dotted(site.receiver) in aliases:
+                # `args = parser.parse_args(...)` after the parser took the file's defaults.
+                aliases.update(stmt_targets(site.stmt))
             target = _callee_scope(facts, site)
             if target is None:
                 continue
@@ -518,16 +553,32 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
 # -- DLL600 --------------------------------------------------------------------------
 
 
+# Options that say where and how to run, not what to train: a parser made only of these
+# (plus on/off switches) carries no hyperparameters; they live in a config file or in code.
+INFRA_OPTION = re.compile(
+    r"^-*(local[_-]?rank|rank|node[_-]?rank|world[_-]?size|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
+    r"devices?|num[_-]?workers|workers|j|config|cfg|c|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
+    r"resume|output[_-]?dir|out[_-]?dir|save[_-]?dir|log[_-]?dir|work[_-]?dir|data[_-]?(dir|root|path)|"
+    r"debug|verbose|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16)$",
+    re.I,
+)
+
+
 def _flags_only_parser(facts: ModuleFacts) -> bool:
-    """A parser that only defines on/off switches (``--fp16``, ``--cpu``): runtime flags,
-    not hyperparameters (those then live elsewhere, e.g. a config dict in the source)."""
+    """A parser that only defines on/off switches and run-placement options (``--fp16``,
+    ``--local_rank``, ``--config path.yaml``): no hyperparameters to log there (a config
+    file it points to is judged on its own)."""
     adds = [c for c in facts.calls if c.method == "add_argument"]
     if not adds:
         return False
     for c in adds:
         action = c.kwarg("action")
-        if not (isinstance(action, ast.Constant) and action.value in ("store_true", "store_false")):
-            return False
+        if isinstance(action, ast.Constant) and action.value in ("store_true", "store_false"):
+            continue
+        names = [a.value for a in c.node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if names and all(INFRA_OPTION.match(n) for n in names):
+            continue
+        return False
     return True
 
 

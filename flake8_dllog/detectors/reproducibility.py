@@ -104,9 +104,22 @@ def _referenced_functions(facts: ModuleFacts, nodes: list[ast.AST], class_name: 
     return out
 
 
+# Frameworks whose `fit`/`train` we know (whether they seed, log versions...). A `.train()`
+# on an object imported from elsewhere in the project may seed inside: not judged.
+KNOWN_FRAMEWORKS = ("tensorflow", "keras", "pytorch_lightning", "lightning", "lightning_fabric", "transformers", "trl")
+
+
+def _framework_calls(facts: ModuleFacts) -> list[CallSite]:
+    if not any(m.split(".")[0] in KNOWN_FRAMEWORKS for m in facts.imported_modules) and not any(
+        (c.name or "").startswith(KNOWN_FRAMEWORKS) for c in facts.calls
+    ):
+        return []
+    return framework_training_calls(facts)
+
+
 def _training_scopes(facts: ModuleFacts) -> set[str]:
     scopes = {tl.scope.qualname for tl in training_loops(facts)}
-    scopes |= {c.scope.qualname for c in framework_training_calls(facts)}
+    scopes |= {c.scope.qualname for c in _framework_calls(facts)}
     return scopes
 
 
@@ -166,7 +179,7 @@ def _contains_training(facts: ModuleFacts, stmt: ast.stmt) -> bool:
     for tl in training_loops(facts):
         if tl.scope.is_module and start <= tl.loop.lineno <= end:
             return True
-    for c in framework_training_calls(facts):
+    for c in _framework_calls(facts):
         if c.scope.is_module and start <= c.node.lineno <= end:
             return True
     return False
@@ -589,8 +602,8 @@ def nondeterministic_training(facts: ModuleFacts, config: Config) -> Iterator[Re
     if not libraries or _determinism_set(facts):
         return
     seeds = _seeding_sites(facts)
-    if any(not (s.name or "").startswith(KNOWN_SEED_MODULES) and facts.local_target(s) is None for s in seeds):
-        return  # an imported project helper seeds; it may set the flags too
+    if not seeds or any(not (s.name or "").startswith(KNOWN_SEED_MODULES) and facts.local_target(s) is None for s in seeds):
+        return  # seeded by an imported project helper (or we only saw the word): it may set the flags too
     seed = next((s for s in seeds if facts.local_target(s) is None), None)
     if seed is not None:
         yield Report(
