@@ -19,7 +19,7 @@ from typing import Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, rule
-from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of
+from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, site_report
 
 MODEL_NAME = re.compile(
     r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
@@ -197,13 +197,12 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
             if t:
                 heads.add(t)
     out: list[Scope] = []
-    for scope in facts.scopes:
-        if scope is site.scope:
-            continue
-        binds = idx.assignments.get(id(scope), {})
-        if any(h in binds for h in heads):
+    for head in heads:
+        for scope in idx.binders.get(head, ()):
+            if scope is site.scope or scope in out:
+                continue
             # `self.device` bound in another method of the same class, or a module global.
-            if scope.is_module or scope.class_name == site.scope.class_name or not any("." in h for h in heads):
+            if scope.is_module or scope.class_name == site.scope.class_name or "." not in head:
                 out.append(scope)
     fn = site.scope.node
     if isinstance(fn, FUNC_TYPES):
@@ -263,4 +262,4 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             "model": model_text,
             "call": site.name,
         }
-        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
+        yield site_report(site, ctx)

@@ -137,6 +137,17 @@ class _Index:
             for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
                 if isinstance(arg, ast.Name) and arg.id in facts.functions:
                     self.passed_functions.add(arg.id)
+        self.load_state_dicts: dict[int, list[CallSite]] = {}
+        for site in facts.calls_in("load"):
+            if site.method == "load_state_dict":
+                self.load_state_dicts.setdefault(id(site.scope), []).append(site)
+        # `X.seed` read anywhere in the file, by X: how a config carries the run's seed.
+        self.seed_holders: set[str] = set(re.findall(r"\b(\w+)\.seed\b", "\n".join(facts.lines)))
+        # Scopes that bind each name (for "where was this device created").
+        self.binders: dict[str, list[Scope]] = {}
+        for scope in facts.scopes:
+            for name in self.assignments.get(id(scope), {}):
+                self.binders.setdefault(name, []).append(scope)
         self.verbose_hf = any(VERBOSITY_INFO.search(c.name or "") for c in facts.calls)
 
     def _calls_logging_function(self, site: CallSite) -> bool:
@@ -361,6 +372,13 @@ def local_method(facts: ModuleFacts, site: CallSite) -> Scope | None:
 
 def _site_is_test(facts: ModuleFacts, site: CallSite) -> bool:
     return facts.is_test_scope(site.scope)
+
+
+def site_report(site: CallSite, ctx: dict) -> Report:
+    """The finding's range is the call; its node is the statement (cheap scope lookup)."""
+    call = site.node
+    span = (call.lineno, call.col_offset, call.end_lineno or call.lineno, call.end_col_offset or call.col_offset)
+    return Report(site.stmt, context={k: v for k, v in ctx.items() if v is not None}, span=span)
 
 
 def _common_context(code: str, site: CallSite, anchor_stmt: ast.stmt | None = None) -> dict:
@@ -600,7 +618,7 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         ctx["path"] = _text(facts, path) or _text(facts, result)
         ctx["saved"] = _text(facts, saved)
         ctx["call"] = site.name
-        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
+        yield site_report(site, ctx)
 
 
 # -- DLL201: bare weights --------------------------------------------------------------
@@ -764,10 +782,8 @@ def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
                     config = config or n
     config = config or _pick(names, r"^(args|cfg|config|conf|hparams|hp|opts|flags|FLAGS|params|hyperparams|training_args)$")
     seed = _pick(names, r"^seed$|_seed$")
-    if seed is None and config is not None:
-        attr = re.compile(r"\b" + re.escape(config) + r"\.seed\b")
-        if any(attr.search(line) for line in facts.lines):
-            seed = f"{config}.seed"
+    if seed is None and config is not None and config in idx.seed_holders:
+        seed = f"{config}.seed"
     for key, value in (("epoch", epoch), ("step", step), ("optimizer", optimizer), ("config", config), ("seed", seed)):
         if value:
             ctx[key] = value
@@ -800,7 +816,7 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         ctx = _common_context("DLL201", site)
         ctx.update({"path": _text(facts, path), "saved": _text(facts, saved), "call": call})
         ctx.update(_metadata_names(facts, site))
-        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
+        yield site_report(site, ctx)
 
 
 # -- DLL210: loads -------------------------------------------------------------------
@@ -873,9 +889,7 @@ def _consumers(facts: ModuleFacts, site: CallSite, result: ast.expr | None) -> l
     """``load_state_dict`` calls that take this load's result (directly or via its name)."""
     out = []
     result_name = result.id if isinstance(result, ast.Name) else None
-    for other in facts.calls_in("load"):
-        if other.method != "load_state_dict" or other.scope is not site.scope:
-            continue
+    for other in index_of(facts).load_state_dicts.get(id(site.scope), ()):
         arg = other.arg(0, "state_dict")
         if arg is None:
             continue
@@ -961,4 +975,4 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             "load_result": _text(facts, load_result),  # what load_state_dict returned (missing keys)
             "call": call_name,
         })
-        yield Report(site.node, context={k: v for k, v in ctx.items() if v is not None})
+        yield site_report(site, ctx)
