@@ -34,14 +34,13 @@ def iter_python_files(paths: Sequence[str], config_of, errors: list[str]) -> Ite
         if not os.path.lexists(p):
             errors.append(f"{raw}: no such file or directory")
             continue
-        if p.is_file() or (p.is_symlink() and not p.is_dir()):
+        if not p.is_dir():
+            # Files, and anything else named explicitly (a FIFO, a dangling or looping
+            # link): check_file reports what cannot be read as one DLL001 line.
             key = os.path.abspath(p)
             if key not in seen:
                 seen.add(key)
                 yield p
-            continue
-        if not p.is_dir():
-            errors.append(f"{raw}: not a file or directory")
             continue
         for root, dirs, files in os.walk(p, followlinks=False, onerror=lambda e: errors.append(f"{e.filename}: {e.strerror}")):
             root_path = Path(root)
@@ -176,11 +175,11 @@ def cmd_check(ns: argparse.Namespace) -> int:
         sys.stdout.write(out)
     if ns.statistics:
         sys.stdout.write(statistics(findings))
+    if errors:
+        return EXIT_USAGE  # a path that does not exist is a usage error, findings or not
     if ns.exit_zero:
         return EXIT_CLEAN
-    if findings:
-        return EXIT_FINDINGS
-    return EXIT_USAGE if errors and not files else EXIT_CLEAN
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
 
 
 def cmd_explain(ns: argparse.Namespace) -> int:

@@ -83,7 +83,7 @@ class Config:
         if self.root:
             try:
                 return p.resolve().relative_to(Path(self.root).resolve()).as_posix()
-            except (ValueError, OSError):
+            except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
                 pass
         return p.as_posix()
 
@@ -289,8 +289,8 @@ def find_config_file(start: Path) -> Path | None:
     start = Path(start)
     try:
         start = start.resolve()
-    except OSError:
-        pass
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        start = Path(os.path.abspath(start))
     directory = start if start.is_dir() else start.parent
     for d in (directory, *directory.parents):
         candidate = d / ".dllog.yaml"

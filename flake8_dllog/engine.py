@@ -9,8 +9,11 @@ Public entry points (every face uses only these):
 from __future__ import annotations
 
 import ast
+import errno
 import io
+import os
 import re
+import stat
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,9 +25,12 @@ from .findings import Finding
 
 PARSE_ERROR = "DLL001"
 
-# flake8's inline noqa syntax: `# noqa`, `# noqa: DLL100`, `# noqa:DLL100,DLL200`.
-NOQA_RE = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
-FILE_NOQA_RE = re.compile(r"#\s*(?:flake8|dllog)[:=]\s*noqa\s*$", re.I | re.M)
+# flake8's inline noqa syntax, matched exactly as flake8 does (flake8/defaults.py):
+# `# noqa`, `# noqa: DLL100`, `# noqa:DLL100,DLL200`; `#noqa` (no space) is not noqa, and
+# codes are case-sensitive (`# noqa: dll100` silences nothing).
+NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
+# flake8's file-level `# flake8: noqa` (a line starting with it); `# dllog: noqa` too.
+FILE_NOQA_RE = re.compile(r"^[ \t\f]*# (?:flake8|dllog)[:=]\s*noqa", re.I | re.M)
 CODE_SPLIT_RE = re.compile(r"[,\s]+")
 
 
@@ -50,7 +56,11 @@ def decode_source(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SourceError(f"file could not be decoded: {exc.msg if hasattr(exc, 'msg') else exc}") from None
+        msg = str(exc.msg if hasattr(exc, "msg") else exc)
+        if not msg.startswith("invalid or missing encoding declaration"):
+            raise SourceError(f"file could not be decoded: {msg}") from None
+        # Non-UTF-8 bytes in the first two lines: decode below to report the real line.
+        encoding = "utf-8"
     try:
         text = data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
@@ -134,6 +144,7 @@ def check_tree(
     catalog = config.catalog
     findings: list[Finding] = []
     seen: set[tuple] = set()
+    noqa_lines: dict[int, str] | None = None
     for code in sorted(enabled):
         detector = REGISTRY.get(code)
         if detector is None:
@@ -147,8 +158,11 @@ def check_tree(
             if key in seen:
                 continue
             seen.add(key)
-            if noqa and is_noqa(lines, finding):
-                continue
+            if noqa:
+                if noqa_lines is None:
+                    noqa_lines = noqa_line_mapping(lines)
+                if is_noqa(lines, finding, noqa_lines):
+                    continue
             findings.append(finding)
     findings.sort(key=Finding.sort_key)
     return findings
@@ -197,25 +211,66 @@ def _scope_of_line(facts: ModuleFacts, line: int):
     return best
 
 
-def is_noqa(lines: list[str], finding: Finding) -> bool:
+def is_noqa(lines: list[str], finding: Finding, noqa_lines: dict[int, str] | None = None) -> bool:
+    """flake8's rule (flake8/violation.py): the first `# noqa` on the finding's line
+    decides; a code list silences codes equal to or starting with a listed code."""
     if finding.line < 1 or finding.line > len(lines):
         return False
-    line = lines[finding.line - 1]
+    line = noqa_lines.get(finding.line) if noqa_lines else None
+    if line is None:
+        line = lines[finding.line - 1]
     if "noqa" not in line.lower():
         return False
-    for m in NOQA_RE.finditer(line):
-        codes = m.group("codes")
-        if not codes:
-            return True
-        wanted = [c for c in CODE_SPLIT_RE.split(codes.upper()) if c]
-        if any(finding.code.startswith(c) for c in wanted):
-            return True
-    return False
+    m = NOQA_RE.search(line)
+    if m is None:
+        return False
+    codes = m.group("codes")
+    if not codes:
+        return True
+    wanted = tuple(c for c in CODE_SPLIT_RE.split(codes) if c)
+    return finding.code in wanted or finding.code.startswith(wanted)
+
+
+def noqa_line_mapping(lines: list[str]) -> dict[int, str]:
+    """flake8's ``FileProcessor._noqa_line_mapping``: a line inside a token that spans
+    lines (a triple-quoted string, a backslash continuation) is searched for ``# noqa``
+    together with the other lines of its range. Only computed when some line says noqa."""
+    if not any("noqa" in line.lower() for line in lines):
+        return {}
+    text_lines = [line + "\n" for line in lines]
+    ret: dict[int, str] = {}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO("".join(text_lines)).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    min_line, max_line = len(lines) + 2, -1
+    for tok in tokens:
+        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        min_line = min(min_line, tok.start[0])
+        max_line = max(max_line, tok.end[0])
+        if tok.type in (tokenize.NL, tokenize.NEWLINE):
+            if max_line > min_line:
+                joined = "".join(text_lines[min_line - 1 : max_line])
+                for n in range(min_line, max_line + 1):
+                    ret[n] = joined
+            min_line, max_line = len(lines) + 2, -1
+    return ret
 
 
 def read_source_bytes(path: Path) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
+    # O_NONBLOCK: opening a FIFO named x.py must not hang the run; only regular files
+    # are read (a FIFO, socket or device is "not a regular file").
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            return fh.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def check_file(path: str | Path, config: Config | None = None, *, codes: frozenset[str] | None = None) -> CheckResult:
