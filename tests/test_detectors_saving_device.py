@@ -507,3 +507,42 @@ def test_torch_jit_save_is_not_a_full_keras_model_save():
         + "torch.jit.save(torch.jit.script(model), args.script_out)\n"
     )
     assert only(check(source), "DLL201")
+
+
+def test_whole_config_printed_at_start_records_a_path_taken_from_it():
+    source = """
+    def train(args):
+        torch.save(model.state_dict(), os.path.join(args.out_dir, "model.pt"))
+
+    if __name__ == "__main__":
+        args = parser.parse_args()
+        print(args)
+        train(args)
+    """
+    assert not only(check(source), "DLL200")
+
+
+def test_printing_one_other_field_of_the_config_is_not_evidence():
+    source = """
+    def train(args):
+        torch.save(model.state_dict(), os.path.join(args.out_dir, "model.pt"))
+
+    if __name__ == "__main__":
+        args = parser.parse_args()
+        print(args.lr)
+        train(args)
+    """
+    assert only(check(source), "DLL200")
+
+
+def test_the_load_call_arguments_are_not_mentions_of_its_result():
+    source = """
+    def setup(self):
+        checkpoint = torch.load(ckpt_path, map_location=self.device)
+        a = 1
+        b = 2
+        c = 3
+        d = 4
+        print("device", self.device)
+    """
+    assert only(check(source), "DLL210")

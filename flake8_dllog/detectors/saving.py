@@ -258,12 +258,26 @@ def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -
     return False
 
 
-def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None]) -> set[str]:
-    """Identifying texts of expressions (a path, a result name) to look for in logs."""
+CONFIG_OBJECT = re.compile(r"^(args|opt|opts|cfg|config|conf|hparams|hp|flags|FLAGS|params|hyperparams|training_args|train_args|options)$")
+
+
+def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None], site: CallSite | None = None) -> tuple[set[str], set[str]]:
+    """What a log must mention to be about these expressions (a path, a result name):
+    (identifying texts, config objects whose whole printout contains them).
+
+    ``torch.save(sd, os.path.join(args.out_dir, "model.pt"))``: a log naming ``args.out_dir``
+    counts, and so does ``print(args)`` — the namespace is printed with its ``out_dir``."""
     keys: set[str] = set()
-    for expr in exprs:
-        if expr is None:
-            continue
+    wholes: set[str] = set()
+    todo = [e for e in exprs if e is not None]
+    if site is not None:
+        for e in list(todo):
+            if isinstance(e, ast.Name):
+                bound = index_of(facts).binding(site.scope, e.id, site.node.lineno)
+                # The result name is bound to the call itself: its arguments are not the path.
+                if bound is not None and not any(n is site.node for n in ast.walk(bound)):
+                    todo.append(bound)
+    for expr in todo:
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             if len(expr.value) >= 4:
                 keys.add(expr.value)
@@ -280,7 +294,9 @@ def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None]) -> set[st
                 if COUNTER_NAME.match(last) and isinstance(node, ast.Name):
                     continue  # an epoch number in a log is not news about the file
                 keys.add(text)
-    return keys
+                if isinstance(node, ast.Attribute) and CONFIG_OBJECT.match(head) and "." not in text[len(head) + 1:]:
+                    wholes.add(head)
+    return keys, wholes
 
 
 def _maximal_chains(expr: ast.AST) -> Iterator[ast.AST]:
@@ -302,15 +318,26 @@ def _maximal_chains(expr: ast.AST) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
-def logs_mention(facts: ModuleFacts, scope: Scope, keys: set[str]) -> bool:
-    if not keys:
+def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
+    keys, wholes = keys_and_wholes
+    if not keys and not wholes:
         return False
+    idx = index_of(facts)
     patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
-    for site in index_of(facts).recorders.get(id(scope), ()):
-        for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
-            text = facts.segment(arg)
-            if any(p.search(text) for p in patterns):
-                return True
+    whole_patterns = [re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])") for w in wholes]
+    scopes = [scope]
+    if whole_patterns:
+        # The whole config is typically printed once, where it is parsed: the module's
+        # main guard or the caller that hands it down.
+        scopes += [c.scope for c in idx.callers.get(scope.qualname, ())] + [facts.module]
+    for i, sc in enumerate(scopes):
+        for site in idx.recorders.get(id(sc), ()):
+            for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
+                text = facts.segment(arg)
+                if i == 0 and any(p.search(text) for p in patterns):
+                    return True
+                if any(p.search(text) for p in whole_patterns):
+                    return True
     return False
 
 
@@ -589,7 +616,7 @@ def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None
 def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_exprs: list) -> bool:
     if logged_nearby(facts, site.info, config.window):
         return True
-    if logs_mention(facts, site.scope, _mention_keys(facts, mention_exprs)):
+    if logs_mention(facts, site.scope, _mention_keys(facts, mention_exprs, site)):
         return True
     scope = site.scope
     if is_small_wrapper(facts, scope) and wrapper_logs(facts, scope):
