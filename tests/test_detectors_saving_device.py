@@ -530,6 +530,10 @@ def test_printing_one_other_field_of_the_config_is_not_evidence():
     if __name__ == "__main__":
         args = parser.parse_args()
         print(args.lr)
+        a = 1
+        b = 2
+        c = 3
+        d = 4
         train(args)
     """
     assert only(check(source), "DLL200")
@@ -543,6 +547,8 @@ def test_the_load_call_arguments_are_not_mentions_of_its_result():
         b = 2
         c = 3
         d = 4
+        e = 5
+        f = 6
         print("device", self.device)
     """
     assert only(check(source), "DLL210")
