@@ -186,6 +186,9 @@ def test_wrapper_reported_inside_it_when_no_caller_logs():
 
     def main(args):
         save_checkpoint({"model": model.state_dict()}, args.out)
+
+    if __name__ == "__main__":
+        main(parser.parse_args())
     """
     [finding] = only(check(source), "DLL200")
     assert finding.line == 3
@@ -552,3 +555,22 @@ def test_the_load_call_arguments_are_not_mentions_of_its_result():
         print("device", self.device)
     """
     assert only(check(source), "DLL210")
+
+
+def test_parameter_handed_down_from_an_unseen_caller_is_silent():
+    # mlflow-style: the public loader's caller is elsewhere; the helper gets its path.
+    source = """
+    def _load_model(path, device=None):
+        model = torch.load(os.path.join(path, "model.pth"))
+        model.to(device)
+        return model
+
+    def load_model(model_uri, device=None):
+        local_path = download(model_uri)
+        return _load_model(local_path, device=device)
+    """
+    assert not check(source)
+
+
+def test_a_class_saving_its_own_records_is_not_a_checkpoint():
+    assert not check("SessionManager.save(session_id, session)\n")

@@ -503,6 +503,9 @@ def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterat
             continue
         if (self_logging.match(site.name) and not self_logging_too) or _is_excluded_pretrained(facts, site):
             continue
+        receiver = site.receiver
+        if site.method == "save" and isinstance(receiver, ast.Name) and receiver.id[:1].isupper() and not receiver.id.isupper():
+            continue  # `SessionManager.save(...)`: a class's own persistence, not a model instance
         if _site_is_test(facts, site):
             continue
         saved, path = _save_parts(facts, site)
@@ -576,7 +579,26 @@ def _not_a_parameter(scope: Scope, name: str) -> bool:
     return name not in {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
 
 
-PLAIN_DECORATORS = ("staticmethod", "classmethod", "property", "functools.wraps", "torch.no_grad", "torch.inference_mode")
+# Decorators that make a function an entry point run by a framework (with real values).
+ENTRY_DECORATOR = re.compile(r"(^|\.)(main|command|group|callback|cli|entrypoint|run|task|app|script|hydra\.main|remote)$|click|typer|fire", re.I)
+
+
+def _resolved_names(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, before_line: int, depth: int = 3) -> set[str]:
+    """Names an expression depends on, following local assignments a few levels back."""
+    names = _names_in(expr)
+    frontier = set(names)
+    idx = index_of(facts)
+    for _ in range(depth):
+        grown: set[str] = set()
+        for name in frontier:
+            bound = idx.binding(scope, name, before_line)
+            if bound is not None:
+                grown |= _names_in(bound) - names
+        if not grown:
+            break
+        names |= grown
+        frontier = grown
+    return names
 
 
 def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:
@@ -584,27 +606,37 @@ def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None
     ``def save_checkpoint(state, out_dir): torch.save(state, join(out_dir, "ckpt.pth"))``
     in a utils module, ``ModelEma(model, device=...)`` in a library. The callers that choose
     the value live elsewhere and are the place to log it."""
-    scope = site.scope
-    fn = scope.node
-    if expr is None or not isinstance(fn, FUNC_TYPES):
+    if expr is None:
         return False
-    if any(not d.endswith(PLAIN_DECORATORS) for d in scope.decorators):
+    return _unseen(facts, site.scope, _resolved_names(facts, site.scope, expr, site.node.lineno), expr, depth=3)
+
+
+def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | None, depth: int) -> bool:
+    fn = scope.node
+    if not isinstance(fn, FUNC_TYPES) or depth <= 0:
+        return False
+    if any(ENTRY_DECORATOR.search(d) for d in scope.decorators):
         return False  # @hydra.main, @click.command...: an entry point, called by a framework
     idx = index_of(facts)
     if scope.name in idx.passed_functions:
         return False  # fire.Fire(main), mp.spawn(main_worker, ...): run with real values
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
-    names = _names_in(expr)
-    if isinstance(expr, ast.Name):
-        names |= _names_in(idx.binding(scope, expr.id, site.node.lineno))
+    if fn.args.kwarg is not None:
+        params.add(fn.args.kwarg.arg)
     used = names & params
     if used:
-        return all(
-            all(value is None or (isinstance(value, ast.Constant) and value.value is None) for _, value in _param_values(facts, scope, p))
-            for p in used
-        )
+        for p in used:
+            for call, value in _param_values(facts, scope, p):
+                if value is None or (isinstance(value, ast.Constant) and value.value is None):
+                    continue
+                # Handed down from the caller's own parameter: look one level further up.
+                passed = _resolved_names(facts, call.scope, value, call.node.lineno)
+                if _unseen(facts, call.scope, passed, None, depth - 1):
+                    continue
+                return False
+        return True
     # `self.ckpt_dir` in a small method nobody here calls: configured by its (unseen) creator.
-    if idx.callers.get(scope.qualname) or scope.class_name is None:
+    if expr is None or idx.callers.get(scope.qualname) or scope.class_name is None:
         return False
     small = WRAPPER_NAME.search(scope.name) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
     uses_self = any(
