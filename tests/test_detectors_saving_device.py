@@ -149,7 +149,7 @@ def test_log_inside_a_neighbouring_loop_is_not_evidence():
 
 
 def test_project_save_helper_from_config():
-    source = "save_ckpt(model, args.out)\n"
+    source = "import torch\nsave_ckpt(model, args.out)\n"
     assert not check(source)
     cfg = parse_config({"vocabulary": {"save": ["save_ckpt"]}}, "pyproject.toml")
     [finding] = only(check(source, cfg), "DLL200")
@@ -574,3 +574,26 @@ def test_parameter_handed_down_from_an_unseen_caller_is_silent():
 
 def test_a_class_saving_its_own_records_is_not_a_checkpoint():
     assert not check("SessionManager.save(session_id, session)\n")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "manager.save()\n",  # Django
+        "self.manager.save()\n",
+        "SiteManager.site_manager.save()\n",
+        "user_model.save()\n",
+        "checkpoint.restore(state)\nconfig_manager.save()\n",
+    ],
+)
+def test_non_dl_code_is_silent(source):
+    assert check(source) == []
+
+
+def test_checkpoint_manager_save_in_tf_code():
+    source = """
+    import tensorflow as tf
+    manager = tf.train.CheckpointManager(ckpt, args.ckpt_dir, max_to_keep=3)
+    manager.save()
+    """
+    assert only(check(source), "DLL200")

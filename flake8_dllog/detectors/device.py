@@ -19,7 +19,7 @@ from typing import Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, rule
-from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, site_report
+from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, site_report
 
 MODEL_NAME = re.compile(
     r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
@@ -214,6 +214,8 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
 
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    if not is_dl_module(facts):
+        return
     reported: set[int] = set()
     for site in in_source_order(facts.calls_in("device_transfer")):
         if site.loops or id(site.scope) in reported:

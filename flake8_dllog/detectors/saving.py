@@ -77,6 +77,19 @@ KNOWN_LIBRARIES = frozenset({
     "sentence_transformers", "open_clip", "huggingface_hub", "numpy", "mlflow", "wandb",
     "torch_xla", "onnx", "joblib", "pickle", "ignite", "composer", "trl", "bitsandbytes",
 })
+# Roots of deep-learning libraries: a module that uses none of them is not DL code
+# (`manager.save()` in a Django app, `config.restore()` in a GUI).
+DL_ROOTS = frozenset({
+    "torch", "torchvision", "torchaudio", "tensorflow", "keras", "tf_keras", "jax", "flax", "optax",
+    "orbax", "transformers", "diffusers", "peft", "accelerate", "safetensors", "timm", "lightning",
+    "pytorch_lightning", "lightning_fabric", "deepspeed", "paddle", "paddlenlp", "mxnet", "mindspore",
+    "sentence_transformers", "open_clip", "detectron2", "mmengine", "mmcv", "fairseq", "trl", "ultralytics",
+})
+# Calls that only deep-learning code makes, for snippets pasted without their imports.
+DL_METHODS = frozenset({
+    "state_dict", "load_state_dict", "save_pretrained", "from_pretrained", "save_weights", "load_weights",
+    "backward", "zero_grad", "cuda", "train_on_batch", "apply_gradients", "parameters", "named_parameters",
+})
 # Transformers/diffusers verbosity switches that make `from_pretrained` log what it loads.
 VERBOSITY_INFO = re.compile(r"(^|\.)set_verbosity_info$|(^|\.)set_verbosity$|enable_default_handler$|enable_progress_bar$")
 
@@ -148,6 +161,17 @@ class _Index:
         for scope in facts.scopes:
             for name in self.assignments.get(id(scope), {}):
                 self.binders.setdefault(name, []).append(scope)
+        self.is_dl = (
+            any(m.split(".")[0] in DL_ROOTS for m in facts.imported_modules)
+            or any((c.name or "").split(".")[0] in DL_ROOTS or c.method in DL_METHODS for c in facts.calls)
+            or any(
+                (dotted_name(b, facts.aliases) or "").split(".")[0] in DL_ROOTS
+                for info in facts.stmt_infos.values()
+                if isinstance(info.stmt, ast.ClassDef)
+                for b in info.stmt.bases
+            )
+        )
+        self.checkpoint_managers = any((c.name or "").endswith("CheckpointManager") for c in facts.calls)
         self.verbose_hf = any(VERBOSITY_INFO.search(c.name or "") for c in facts.calls)
 
     def _calls_logging_function(self, site: CallSite) -> bool:
@@ -179,6 +203,13 @@ def _unpack(target: ast.AST, value: ast.expr | None) -> Iterator[tuple[str, ast.
         values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) else None
         for i, elt in enumerate(target.elts):
             yield from _unpack(elt, values[i] if values else None)
+
+
+def is_dl_module(facts: ModuleFacts) -> bool:
+    """Cheap gate: files with no save/load/transfer call never build the index."""
+    if not (facts.calls_in("save") or facts.calls_in("load") or facts.calls_in("device_transfer")):
+        return False
+    return index_of(facts).is_dl
 
 
 def index_of(facts: ModuleFacts) -> _Index:
@@ -490,6 +521,21 @@ def _looks_like_checkpoint_save(facts: ModuleFacts, site: CallSite, saved: ast.e
     return bool(saved is not None and CHECKPOINT_OBJECT_WORDS.search(texts[0]))
 
 
+def _plausible_generic_save(facts: ModuleFacts, site: CallSite) -> bool:
+    """A bare ``x.save(...)`` is a model save only in DL code, on an instance, with a path —
+    or ``manager.save()`` where the file builds a ``tf.train.CheckpointManager``."""
+    name = site.name or ""
+    if name == "torch.save" or name.endswith(TORCH_SAVE_LIKE) or name.startswith(("torch.", "tensorflow.", "keras.")):
+        return True
+    receiver = site.receiver
+    if isinstance(receiver, ast.Name) and receiver.id[:1].isupper() and not receiver.id.isupper():
+        return False  # `SessionManager.save(...)`: a class's own persistence
+    idx = index_of(facts)
+    if name.endswith("manager.save") or name.endswith("Manager.save"):
+        return idx.checkpoint_managers
+    return bool(site.node.args or site.node.keywords)
+
+
 def in_source_order(sites: Iterable[CallSite]) -> list[CallSite]:
     return sorted(sites, key=lambda c: (c.node.lineno, c.node.col_offset))
 
@@ -504,8 +550,8 @@ def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterat
         if (self_logging.match(site.name) and not self_logging_too) or _is_excluded_pretrained(facts, site):
             continue
         receiver = site.receiver
-        if site.method == "save" and isinstance(receiver, ast.Name) and receiver.id[:1].isupper() and not receiver.id.isupper():
-            continue  # `SessionManager.save(...)`: a class's own persistence, not a model instance
+        if site.method == "save" and not _plausible_generic_save(facts, site):
+            continue
         if _site_is_test(facts, site):
             continue
         saved, path = _save_parts(facts, site)
@@ -658,6 +704,8 @@ def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_e
 
 @rule("DLL200")
 def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    if not is_dl_module(facts):
+        return
     reported: list[StmtInfo] = []
     idx = index_of(facts) if facts.calls_in("save") else None
     for site, saved, path in _save_sites(facts):
@@ -851,6 +899,8 @@ def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
 
 @rule("DLL201")
 def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    if not is_dl_module(facts):
+        return
     if not is_training_module(facts):
         return
     rich = None
@@ -965,6 +1015,8 @@ def _literal_hub_id(path: ast.expr | None) -> bool:
 
 @rule("DLL210")
 def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    if not is_dl_module(facts):
+        return
     idx = index_of(facts)
     self_logging = facts.vocabulary.matcher("self_logging_save_load")
     exclusions = facts.vocabulary.matcher("load_exclusions")
