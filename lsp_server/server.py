@@ -7,8 +7,9 @@ How it works:
 
 * Every open document has a :class:`DocState`. didOpen/didSave lint at once; didChange lints
   after a debounce (``call_later`` on the event loop, re-armed by each change). The analysis
-  (:func:`flake8_dllog.engine.check_source`) runs in a one-thread executor so the event loop
-  keeps reading and answering; when it finishes, results for a version that is no longer the
+  (:func:`flake8_dllog.engine.check_source`) and the fixes run in one spawned worker process
+  (:mod:`.worker`; a thread only as a fallback) so the event loop keeps reading and answering
+  without fighting a CPU-bound thread for the GIL; when it finishes, results for a version that is no longer the
   document's are dropped, and a change that arrived meanwhile triggers one more run.
 * A document that does not parse (half-typed code) keeps the last good diagnostics and gets
   one ``window/logMessage`` line per distinct error; the server never publishes DLL001 mid-edit.
@@ -23,27 +24,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import time
 import traceback
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
 from pygls import uris
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from flake8_dllog import __version__
 from flake8_dllog.catalog import load_catalog
 from flake8_dllog.config import Config, ConfigError, config_for_path
-from flake8_dllog.engine import PARSE_ERROR, check_source
+from flake8_dllog.engine import PARSE_ERROR
 from flake8_dllog.findings import Finding
 
-from . import actions
+from . import actions, worker
 from .positions import Codec
 from .settings import SECTION, ClientSettings, parse_settings, unwrap
 
@@ -53,6 +56,7 @@ SOURCE = "dllog"
 CONFIG_FILE_NAMES = ("pyproject.toml", ".dllog.yaml")
 WATCH_REGISTRATION_ID = "dllog-config-watchers"
 STATS_METHOD = "dllog/serverStats"
+JOB_TIMEOUT = float(os.environ.get("DLLOG_LSP_JOB_TIMEOUT", "120"))
 SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
@@ -75,6 +79,75 @@ class DllogProtocol(LanguageServerProtocol):
                 except Exception:  # pragma: no cover - transport gone
                     pass
             raise
+
+
+# -- where CPU-bound work runs ---------------------------------------------------------------
+
+class JobError(Exception):
+    """A job timed out or its worker died; the worker has been replaced."""
+
+
+class Jobs:
+    """Runs :mod:`.worker` functions in one spawned worker process (threads as a fallback),
+    with a timeout; a hung or crashed worker is killed and replaced."""
+
+    def __init__(self) -> None:
+        self.mode = os.environ.get("DLLOG_LSP_EXECUTOR", "process")
+        self._pool: ProcessPoolExecutor | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self.worker_pid: int | None = None
+
+    def _executor(self):
+        if self.mode == "process" and self._pool is None:
+            try:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=worker.init_worker
+                )
+            except Exception as exc:  # pragma: no cover - sandboxes without process support
+                log.warning("dllog: no worker process (%s); analysing in a thread", exc)
+                self.mode = "thread"
+        if self.mode == "process" and self._pool is not None:
+            return self._pool
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dllog-analysis")
+        return self._thread
+
+    async def run(self, fn, *args, timeout: float = JOB_TIMEOUT):
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), fn, *args)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            self.reset()
+            raise JobError(f"{fn.__name__} took longer than {timeout:g}s; worker restarted") from None
+        except BrokenProcessPool:
+            self.reset()
+            raise JobError(f"the analysis worker died during {fn.__name__}; worker restarted") from None
+
+    async def start(self) -> None:
+        try:
+            self.worker_pid = await self.run(worker.warm)
+        except Exception as exc:  # pragma: no cover
+            log.warning("dllog: worker warm-up failed: %s", exc)
+
+    def reset(self) -> None:
+        pool, self._pool = self._pool, None
+        self.worker_pid = None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            try:
+                process.kill()
+            except Exception:  # pragma: no cover
+                pass
+
+    def shutdown(self) -> None:
+        self.reset()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+            self._thread = None
 
 
 # -- per-document state --------------------------------------------------------------------
@@ -102,7 +175,7 @@ class DllogLanguageServer(LanguageServer):
         self.init_settings: ClientSettings = ClientSettings()
         self.global_settings: ClientSettings = ClientSettings()
         self.folder_settings: dict[str, ClientSettings] = {}
-        self._executor: ThreadPoolExecutor | None = None
+        self.jobs = Jobs()
         self.stats: dict[str, deque] = {
             "diagnostics": deque(maxlen=5000),
             "code_action": deque(maxlen=5000),
@@ -113,15 +186,8 @@ class DllogLanguageServer(LanguageServer):
         self._reported: set[str] = set()
 
     # -- plumbing ------------------------------------------------------------------------
-    @property
-    def executor(self) -> ThreadPoolExecutor:
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dllog-analysis")
-        return self._executor
-
     def shutdown(self):
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        self.jobs.shutdown()
         super().shutdown()
 
     def report_server_error(self, error: Exception, source) -> None:
@@ -300,11 +366,10 @@ class DllogLanguageServer(LanguageServer):
             if not st.rerun or self.docs.get(uri) is not st:
                 return
 
-    async def analyze(self, uri: str, text: str, config: Config):
-        path = self.engine_path(uri)
-        loop = asyncio.get_running_loop()
+    async def analyze(self, uri: str, text: str, config: Config) -> tuple[list[Finding], str | None]:
+        """(findings, error) for one text, computed in the worker."""
         self.analyses += 1
-        return await loop.run_in_executor(self.executor, _check, text, path, config)
+        return await self.jobs.run(worker.check, text, self.engine_path(uri), config)
 
     async def _analyze_and_publish(self, uri, st, version, text, settings, changed_at, debounce_s) -> None:
         if not settings.enable:
@@ -321,14 +386,14 @@ class DllogLanguageServer(LanguageServer):
             self.publish(uri, version, [])
             return
         st.config_error = None
-        result = await self.analyze(uri, text, config)
+        findings, error = await self.analyze(uri, text, config)
         doc_now = self.workspace.text_documents.get(uri)
         if self.docs.get(uri) is not st or doc_now is None or doc_now.version != version:
             self.dropped_stale += 1
             return  # stale: a newer version (or a close) arrived while we were busy
-        if result.error is not None or any(f.code == PARSE_ERROR for f in result.findings):
-            message = result.error or next(f.message for f in result.findings if f.code == PARSE_ERROR)
-            line = next((f.line for f in result.findings if f.code == PARSE_ERROR), 1)
+        if error is not None or any(f.code == PARSE_ERROR for f in findings):
+            message = error or next(f.message for f in findings if f.code == PARSE_ERROR)
+            line = next((f.line for f in findings if f.code == PARSE_ERROR), 1)
             if st.broken != message:
                 st.broken = message
                 keep = "keeping the last diagnostics" if st.findings_version is not None else "no diagnostics"
@@ -337,8 +402,8 @@ class DllogLanguageServer(LanguageServer):
                 self.publish(uri, version, [])
             return
         st.broken = None
-        st.findings, st.findings_version, st.findings_text = list(result.findings), version, text
-        self.publish(uri, version, self.to_diagnostics(result.findings, text, version))
+        st.findings, st.findings_version, st.findings_text = list(findings), version, text
+        self.publish(uri, version, self.to_diagnostics(findings, text, version))
         elapsed = time.perf_counter() - changed_at - debounce_s
         self.stats["diagnostics"].append(elapsed)
 
@@ -384,10 +449,10 @@ class DllogLanguageServer(LanguageServer):
         st = self.docs.get(uri)
         if st is not None and st.findings_version == version and st.findings_text == text:
             return st.findings, text, version, config, settings
-        result = await self.analyze(uri, text, config)
-        if result.error is not None:
+        findings, error = await self.analyze(uri, text, config)
+        if error is not None:
             return [], text, version, config, settings
-        return [f for f in result.findings if f.code != PARSE_ERROR], text, version, config, settings
+        return [f for f in findings if f.code != PARSE_ERROR], text, version, config, settings
 
     # -- edits ----------------------------------------------------------------------------------
     def workspace_edit(self, uri: str, version: int | None, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
@@ -407,19 +472,11 @@ class DllogLanguageServer(LanguageServer):
         return types.WorkspaceEdit(changes={uri: edits})
 
     def to_text_edits(self, codec: Codec, edits) -> list[types.TextEdit]:
-        out = []
-        for e in edits:
-            out.append(
-                types.TextEdit(
-                    range=codec.range_to_client(e.start_line, e.start_column, e.end_line, e.end_column),
-                    new_text=e.new_text,
-                )
-            )
-        return out
-
-
-def _check(text: str, path: str, config: Config):
-    return check_source(text, path, config)
+        """(start line0, start col, end line0, end col, text) in code points → LSP edits."""
+        return [
+            types.TextEdit(range=codec.range_to_client(l0, c0, l1, c1), new_text=new_text)
+            for l0, c0, l1, c1, new_text in edits
+        ]
 
 
 server = DllogLanguageServer()
@@ -432,6 +489,8 @@ def on_initialize(ls: DllogLanguageServer, params: types.InitializeParams) -> No
     options = params.initialization_options
     if options is not None:
         ls.set_settings(options, initial=True)
+    # start the analysis worker now, so the first didOpen does not pay for it
+    asyncio.get_running_loop().create_task(ls.jobs.start())
 
 
 @server.feature(types.INITIALIZED)
@@ -643,37 +702,35 @@ def _targets(findings, start, end, context_diags, version, codec):
     return list(chosen.values())
 
 
-def _title(finding: Finding, fix, alternative: bool) -> str:
-    title = str(getattr(fix, "title", "") or "insert logging").strip()
+def _title(finding: Finding, title: str, backend: str, alternative: bool) -> str:
+    title = (title or "insert logging").strip()
     prefix = f"dllog ({finding.code}): "
     if title.startswith("dllog"):
         title = title.split(":", 1)[-1].strip()
     if len(title) > 1 and title[0].isupper() and title[1].islower():
         title = title[0].lower() + title[1:]  # "dllog (DLL200): log where ..."
-    backend = str(getattr(fix, "backend", "") or "")
     if alternative and backend and backend not in title:
         title = f"{title} with {backend}"
     return prefix + title
 
 
 async def _quick_fixes(ls, fixmod, uri, text, version, config, finding, diag, codec):
-    loop = asyncio.get_running_loop()
     try:
-        fixes = await loop.run_in_executor(ls.executor, fixmod.fixes_for_finding, text, finding, config)
+        fixes = await ls.jobs.run(worker.fixes_for, text, finding, config)
     except Exception as exc:
         ls.log_line(f"dllog: no fix for {finding.code} at line {finding.line}: {type(exc).__name__}: {exc}", types.MessageType.Warning)
         return []
     out = []
     preferred_given = False
-    for i, fix in enumerate(fixes or []):
-        edits = ls.to_text_edits(codec, getattr(fix, "edits", []) or [])
+    for title, backend, preferred, raw_edits in fixes or []:
+        edits = ls.to_text_edits(codec, raw_edits)
         if not edits:
             continue
-        preferred = bool(getattr(fix, "preferred", i == 0)) and not preferred_given
+        preferred = preferred and not preferred_given
         preferred_given = preferred_given or preferred
         out.append(
             types.CodeAction(
-                title=_title(finding, fix, alternative=not preferred),
+                title=_title(finding, title, backend, alternative=not preferred),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diag],
                 is_preferred=preferred,
@@ -701,14 +758,11 @@ def _noqa_action(ls, uri, version, codec, finding, diag):
 
 
 async def _fix_all_edit(ls, fixmod, uri, text, version, config, codec):
-    loop = asyncio.get_running_loop()
-    path = ls.engine_path(uri)
     try:
-        fixed = await loop.run_in_executor(ls.executor, lambda: fixmod.fix_source(text, path, config))
+        new_source = await ls.jobs.run(worker.fix_all, text, ls.engine_path(uri), config)
     except Exception as exc:
         ls.log_line(f"dllog: fix-all failed: {type(exc).__name__}: {exc}", types.MessageType.Warning)
         return None
-    new_source = getattr(fixed, "source", None)
     if not isinstance(new_source, str):
         return None
     span = actions.whole_text_edit(text, new_source)
@@ -790,6 +844,8 @@ def server_stats(ls: DllogLanguageServer, params: Any = None) -> dict:
         pass
     return {
         "pid": os.getpid(),
+        "worker_pid": ls.jobs.worker_pid,
+        "executor": ls.jobs.mode,
         "rss_kb": rss_kb,
         "diagnostics": list(ls.stats["diagnostics"]),
         "code_action": list(ls.stats["code_action"]),
@@ -801,7 +857,12 @@ def server_stats(ls: DllogLanguageServer, params: Any = None) -> dict:
 
 def main(tcp: str | None = None) -> int:
     """Run the server on stdio, or on TCP when ``tcp`` is ``HOST:PORT``."""
-    logging.basicConfig(level=os.environ.get("DLLOG_LSP_LOG_LEVEL", "WARNING"), format="dllog-lsp %(levelname)s %(message)s")
+    level = os.environ.get("DLLOG_LSP_LOG_LEVEL", "").upper()
+    logging.basicConfig(level=level or "WARNING", format="dllog-lsp %(levelname)s %(message)s")
+    if not level:
+        # pygls logs a full traceback to stderr for every malformed message; the client
+        # already gets one window/logMessage line from report_server_error.
+        logging.getLogger("pygls").setLevel(logging.CRITICAL)
     if tcp:
         host, _, port = tcp.rpartition(":")
         try:

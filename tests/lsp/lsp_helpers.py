@@ -228,3 +228,93 @@ LOOP_LINE = 7  # 0-based line of the training loop header
 
 def without_save(text: str) -> str:
     return text.replace("        " + SAVE + "\n", "")
+
+
+BLOCK = '''\
+def train_{i}(model, loader, optimizer, args):
+    model.to(args.device)
+    for epoch in range(args.epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            loss = torch.nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            optimizer.step()
+        ckpt_path = os.path.join(args.out_dir, f"run{i}_epoch_{{epoch}}.pt")
+        torch.save(model.state_dict(), ckpt_path)
+    return model
+
+
+'''
+HEADER = '''\
+"""Generated training script (dllog language-server robustness tests and benchmarks)."""
+import argparse
+import os
+
+import torch
+
+
+'''
+FOOTER = '''\
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--out-dir", default="runs")
+    parser.add_argument("--device", default="cpu")
+    args = parser.parse_args()
+    net = torch.nn.Linear(4, 1)
+    train_0(net, [], torch.optim.SGD(net.parameters(), lr=0.1), args)
+'''
+
+
+def generate_training_script(n_lines: int) -> str:
+    """A syntactically valid training script of about ``n_lines`` lines, with an unlogged
+    training loop, checkpoint save and device move per function."""
+    parts = [HEADER]
+    count = HEADER.count("\n") + FOOTER.count("\n")
+    i = 0
+    while count + BLOCK.count("\n") <= n_lines:
+        block = BLOCK.format(i=i)
+        parts.append(block)
+        count += block.count("\n")
+        i += 1
+    while count < n_lines:
+        parts.append("\n")
+        count += 1
+    parts.append(FOOTER)
+    return "".join(parts)
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for pid {pid}")
+
+
+def send_raw(client: LanguageClient, payload: Any) -> None:
+    """Write one JSON-RPC message straight to the server's stdin, bypassing the client's
+    typed serialisation (which would refuse malformed params)."""
+    import inspect
+    import json
+
+    body = json.dumps(payload)
+    res = client.protocol.writer.write(f"Content-Length: {len(body)}\r\n\r\n{body}".encode("utf-8"))
+    if inspect.isawaitable(res):
+        asyncio.ensure_future(res)
+
+
+_raw_ids = iter(range(10**9))
+
+
+async def raw_request(client: LanguageClient, method: str, params: Any, timeout: float = 10.0) -> Any:
+    """Send a raw request and wait for its response (an error response raises)."""
+    msg_id = f"raw-{next(_raw_ids)}"
+    future = asyncio.get_running_loop().create_future()
+    client.protocol._request_futures[msg_id] = future
+    send_raw(client, {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+    return await asyncio.wait_for(future, timeout)
+
+
+def raw_notify(client: LanguageClient, method: str, params: Any) -> None:
+    send_raw(client, {"jsonrpc": "2.0", "method": method, "params": params})

@@ -1,0 +1,89 @@
+"""Jobs the server runs outside its event-loop process.
+
+Analysis and fixes are CPU-bound pure Python. Run in a thread they would hold the GIL and
+every message the server reads (pygls reads stdin through a thread pool) would wait for it,
+so the server runs them in one spawned worker process instead; the event loop only converts
+positions and talks JSON-RPC. Everything crossing the process boundary is plain data
+(text, :class:`~flake8_dllog.config.Config`, :class:`~flake8_dllog.findings.Finding`, tuples).
+
+If a process cannot be started (restricted sandboxes) or ``DLLOG_LSP_EXECUTOR=thread`` is set,
+the same functions run in a thread.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from flake8_dllog.config import Config
+from flake8_dllog.findings import Finding
+
+# (title, backend, preferred, [(start_line, start_col, end_line, end_col, new_text), ...])
+FixData = tuple[str, str, bool, list[tuple[int, int, int, int, str]]]
+
+
+def init_worker() -> None:
+    # The server's stdout is the LSP channel: nothing the worker prints may reach it.
+    try:
+        os.dup2(2, 1)
+    except OSError:  # pragma: no cover
+        pass
+    sys.stdout = sys.stderr
+    warm()
+
+
+def warm() -> int:
+    """Import and load everything analysis needs; returns the worker's pid."""
+    from flake8_dllog.catalog import load_catalog
+    from flake8_dllog import engine  # noqa: F401
+
+    load_catalog()
+    try:
+        import flake8_dllog.fixes  # noqa: F401
+    except Exception:
+        pass
+    return os.getpid()
+
+
+def check(text: str, path: str, config: Config) -> tuple[list[Finding], str | None]:
+    from flake8_dllog.engine import check_source
+
+    result = check_source(text, path, config)
+    return list(result.findings), result.error
+
+
+def _fix_api():
+    import importlib
+
+    module = importlib.import_module("flake8_dllog.fixes")
+    if not hasattr(module, "fixes_for_finding") or not hasattr(module, "fix_source"):
+        raise ImportError("flake8_dllog.fixes has no fix API yet")
+    return module
+
+
+def _edits(edits: Any) -> list[tuple[int, int, int, int, str]]:
+    return [
+        (int(e.start_line), int(e.start_column), int(e.end_line), int(e.end_column), str(e.new_text))
+        for e in edits or []
+    ]
+
+
+def fixes_for(text: str, finding: Finding, config: Config) -> list[FixData]:
+    fixes = _fix_api().fixes_for_finding(text, finding, config)
+    out: list[FixData] = []
+    for i, fix in enumerate(fixes or []):
+        out.append(
+            (
+                str(getattr(fix, "title", "") or ""),
+                str(getattr(fix, "backend", "") or ""),
+                bool(getattr(fix, "preferred", i == 0)),
+                _edits(getattr(fix, "edits", [])),
+            )
+        )
+    return out
+
+
+def fix_all(text: str, path: str, config: Config) -> str | None:
+    result = _fix_api().fix_source(text, path, config)
+    source = getattr(result, "source", None)
+    return source if isinstance(source, str) else None
