@@ -80,7 +80,9 @@ def test_fix_rule_example(code, snippet, variant):
     # 4. only inserted lines differ (a rewrite may change only the lines it replaces)
     rewritten: set[int] = set()
     for e in result.edits:
-        if (e.start_line, e.start_column) != (e.end_line, e.end_column) or e.start_column > 0:
+        whole_lines = (e.start_line, e.start_column) == (e.end_line, e.end_column) and e.start_column == 0 and e.new_text.endswith(("\n", "\r"))
+        at_eof = e.start_line == e.end_line and e.start_column == e.end_column and e.new_text.startswith(("\n", "\r"))
+        if not (whole_lines or at_eof):
             rewritten.update(range(e.start_line, e.end_line + 1))
     old_lines, new_lines = split_lines(source), split_lines(fixed)
     for tag, i1, i2, _, _ in difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False).get_opcodes():

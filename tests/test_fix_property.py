@@ -91,7 +91,9 @@ def test_fixes_parse_are_idempotent_and_only_insert(source):
     assert not again.edits
     rewritten: set[int] = set()
     for e in result.edits:
-        if (e.start_line, e.start_column) != (e.end_line, e.end_column) or e.start_column > 0:
+        whole_lines = (e.start_line, e.start_column) == (e.end_line, e.end_column) and e.start_column == 0 and e.new_text.endswith(("\n", "\r"))
+        at_eof = e.start_line == e.end_line and e.start_column == e.end_column and e.new_text.startswith(("\n", "\r"))
+        if not (whole_lines or at_eof):
             rewritten.update(range(e.start_line, e.end_line + 1))
     old, new = split_lines(source), split_lines(result.source)
     for tag, i1, i2, _, _ in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():

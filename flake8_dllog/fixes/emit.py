@@ -156,6 +156,18 @@ def import_edit(info: FileInfo, statement: str, module: str) -> TextEdit:
     return insert_at(info, 0, [statement])
 
 
+def _after_leading_comments(info: FileInfo) -> int:
+    """0-based line after the shebang/comment block and docstring/__future__ at the top."""
+    _, preamble_end = _leading_block(info)
+    line = preamble_end
+    while line < len(info.lines) and info.line(line + 1).lstrip().startswith("#"):
+        line += 1
+    if line == 0:
+        return 0
+    # Keep a blank line that follows the block where it is.
+    return line + 1 if line < len(info.lines) and not info.line(line + 1).strip() else line
+
+
 def after_imports_line(info: FileInfo) -> int:
     imports, preamble_end = _leading_block(info)
     if imports:
@@ -194,17 +206,23 @@ def logger_header_edits(info: FileInfo, logger_name: str, *, configure: bool) ->
     edits = []
     if info.imports.get("logging") != "logging":
         edits.append(import_edit(info, header.get("import", "import logging"), "logging"))
-    line = after_imports_line(info)
+    imports, _ = _leading_block(info)
     logger_stmt = header.get("logger", "logger = logging.getLogger(__name__)").replace("logger =", f"{logger_name} =", 1)
-    lines = ["", logger_stmt]
-    configure_here = configure and info.main_guard is None
-    if configure_here:
+    lines = [logger_stmt]
+    if configure and info.main_guard is None:
         lines.append(header.get("basic_config", "logging.basicConfig(level=logging.INFO)"))
-    next_line = info.line(line + 1)
-    if next_line.strip() and line + 1 <= len(info.lines):
-        lines.append("")
-    if line == 0:
-        lines = lines[1:] + ([""] if lines[-1] != "" else [])
+    if imports:
+        line = after_imports_line(info)
+        lines.insert(0, "")
+    else:
+        # No imports: the header starts the code, after a leading comment block / docstring.
+        edits = []
+        line = _after_leading_comments(info)
+        lines = [header.get("import", "import logging"), "", *lines]
+    following = info.line(line + 1)
+    if following.strip() and line < len(info.lines):
+        # PEP 8: two blank lines before a top-level def/class, one before other code.
+        lines += ["", ""] if following.startswith(("def ", "class ", "async def ", "@")) else [""]
     edits.append(insert_at(info, line, lines))
     if configure and info.main_guard is not None:
         point = body_start(info, info.by_id[id(info.main_guard)], after_setup=False)

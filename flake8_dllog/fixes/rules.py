@@ -100,7 +100,10 @@ def _loop_ref(info: FileInfo, line: int | None) -> StmtRef | None:
 
 
 PURE_CALLS = re.compile(r"^(?:os\.path\.\w+|str|Path|pathlib\.Path|os\.fspath|format|f|len|int|float|repr|next|iter|torch\.device)$")
-PURE_METHODS = (".format", ".join", ".joinpath", ".parameters", ".current_device", ".is_available", ".get_device_name", ".as_posix", ".resolve")
+PURE_METHODS = (
+    ".format", ".join", ".joinpath", ".parameters", ".current_device", ".is_available", ".get_device_name",
+    ".as_posix", ".resolve", ".latest_checkpoint",
+)
 
 
 def is_pure(node: ast.AST) -> bool:
@@ -218,7 +221,17 @@ def _loss_values(info: FileInfo, ctx: dict) -> tuple[str, str]:
     if not isinstance(n, ast.Name):
         raise NoFix("the loss is not bound to a name")
     is_tensor = ctx.get("loss_is_tensor", True)
-    return loss, f"{loss}.item()" if is_tensor else loss
+    if not is_tensor:
+        return loss, loss
+    # `.item()` is torch's; a TensorFlow/JAX scalar converts with float().
+    return loss, f"float({loss})" if _not_torch(info) else f"{loss}.item()"
+
+
+def _not_torch(info: FileInfo) -> bool:
+    other = any(info.imports_module(m) for m in ("tensorflow", "keras", "jax", "flax")) or (
+        not info.imports and re.search(r"\btf\.|\bjax\.", info.text) is not None
+    )
+    return other and not info.imports_module("torch")
 
 
 def _clean_var(name: Any) -> str | None:
@@ -710,7 +723,9 @@ def fix_checkpoint_load(info: FileInfo, finding: Finding, ctx: dict, target: Tar
     edits: list[TextEdit] = []
     path = ctx.get("path")
     target_expr = ctx.get("target")
-    result = ctx.get("result")
+    # Only `load_state_dict` returns missing/unexpected keys; a bound `torch.load`/`from_pretrained`
+    # result is the loaded object itself.
+    result = None
     load_sd = None
     for node in ast.walk(ref.stmt):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict":
@@ -733,11 +748,12 @@ def fix_checkpoint_load(info: FileInfo, finding: Finding, ctx: dict, target: Tar
             if result:
                 col = byte_to_char(info.line(stmt.lineno), stmt.col_offset)
                 edits.append(TextEdit(stmt.lineno - 1, col, stmt.lineno - 1, col, f"{result} = "))
-        elif not non_strict:
-            result = None if ctx.get("result") is None else result
     values.update(path=path, target=target_expr, result=result)
+    called = info.resolve(dotted(call.func)) if call is not None else ""
     if result and path:
         shape = "keys"
+    elif path and (called or "").endswith("from_pretrained"):
+        shape = "pretrained"
     elif result and target_expr:
         shape = "keys_nopath"
     elif path:
@@ -848,9 +864,15 @@ def fix_device(info: FileInfo, finding: Finding, ctx: dict, target: Target, conf
     except SyntaxError:
         raise NoFix("device is not an expression") from None
     values["device"] = device
-    code = render_message("DLL400", target, "device", values)
-    if values.get("torch"):
-        code += render_message("DLL400", target, "gpu", values)
+    node = ast.parse(device, mode="eval").body
+    literal = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+    if literal is not None and literal.startswith("cuda") and values.get("torch"):
+        code = render_message("DLL400", target, "cuda", values)
+    else:
+        code = render_message("DLL400", target, "device", values)
+        # The GPU's name only when the device is a plain name (evaluated once more, cheaply).
+        if values.get("torch") and literal is None and isinstance(node, (ast.Name, ast.Attribute)):
+            code += render_message("DLL400", target, "gpu", values)
     return plan("DLL400", target, f"Log the device (and GPU name) once ({target.message})", [emit.code_edit(info, point, code)])
 
 
