@@ -525,3 +525,35 @@ def test_pre_parser_for_the_config_file_and_merged_yaml_defaults_are_silent():
     print(args)
     """
     assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []
+
+
+ACCELERATE_EVAL = """
+import torch
+import evaluate
+
+def main():
+    metric = evaluate.load("accuracy")
+    for epoch in range(3):
+        model.train()
+        for batch in train_dataloader:
+            loss = model(**batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        model.eval()
+        for batch in eval_dataloader:
+            with torch.no_grad():
+                outputs = model(**batch)
+            predictions = outputs.logits.argmax(dim=-1)
+            predictions, references = accelerator.gather_for_metrics((predictions, batch["labels"]))
+            metric.add_batch(predictions=predictions, references=references)
+        eval_metric = metric.compute()
+"""
+
+
+def test_accelerate_eval_loop_with_stateful_metric():
+    f = only(ACCELERATE_EVAL, "DLL300")
+    assert f.context["metrics"] == ["eval_metric"]
+    assert f.context["anchor_line"] == ACCELERATE_EVAL.splitlines().index("        eval_metric = metric.compute()") + 1
+    logged = ACCELERATE_EVAL + '        accelerator.print(f"epoch {epoch}:", eval_metric)\n'
+    assert findings(logged, {"DLL300"}) == []

@@ -52,8 +52,11 @@ PURE_CALLS = frozenset(
         "type", "is_tensor", "isinstance", "range", "enumerate", "zip", "sorted", "list",
         "tuple", "dict", "sum_", "all_reduce", "reduce", "gather", "all_gather", "argmax",
         "size", "view", "reshape", "squeeze", "unsqueeze", "softmax", "sigmoid", "eq",
+        "gather_for_metrics", "pad_across_processes", "reduce_mean", "float32",
     }
 )
+# Calls whose names mention metrics but only move data around for them.
+NOT_METRIC_CALLS = frozenset({"gather_for_metrics", "pad_across_processes", "log_metrics", "save_metrics"})
 # Methods that put a value into their receiver (the receiver now carries the metric).
 FLOW_METHODS = frozenset({"append", "extend", "update", "add", "add_batch", "update_state", "insert", "put", "setdefault", "appendleft"})
 ACCURACY_REDUCERS = frozenset({"sum", "mean", "float", "item", "count_nonzero", "double", "nonzero"})
@@ -104,7 +107,7 @@ def is_metric_call(facts: ModuleFacts, site: CallSite) -> bool:
     ids = getattr(facts, "_dllog_metric_ids", None)
     if ids is None:
         ids = facts._dllog_metric_ids = frozenset(id(c.node) for c in facts.calls_in("metric_call"))  # type: ignore[attr-defined]
-    if id(site.node) not in ids:
+    if id(site.node) not in ids or _last(site.name) in NOT_METRIC_CALLS:
         return False
     if _exact_metric_matcher(facts).match(site.name):
         return True
