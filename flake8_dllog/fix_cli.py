@@ -112,6 +112,10 @@ def cmd_fix(ns: argparse.Namespace) -> int:
             print(f"dllog: {path}: {exc}", file=sys.stderr)
             failed += 1
             continue
+        except OSError as exc:  # e.g. a read-only directory: report it, go on with the next file
+            print(f"dllog: {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            failed += 1
+            continue
         fixed += n_fixed
         remaining += n_remaining
         changed_files += changed

@@ -267,3 +267,74 @@ def test_no_fix_rather_than_recomputing_an_unnamed_loss():
     for f in findings:
         for fix in fixes_for_finding(source, f, Config()):
             assert "criterion(model(x), y).item()" not in "".join(e.new_text for e in fix.edits)
+
+
+# -- trackers -----------------------------------------------------------------------------------
+
+def test_config_goes_to_the_tracker_once_its_run_has_started():
+    source = _src("""\
+        import argparse
+        import wandb
+
+
+        def main():
+            wandb.init(project="p")
+            args = argparse.ArgumentParser().parse_args()
+            for step, (x, y) in enumerate(loader):
+                loss = criterion(model(x), y)
+                loss.backward()
+                optimizer.step()
+                wandb.log({"step": step})
+        """)
+    fixed = _fixed(source)
+    assert "    wandb.config.update(vars(args))\n" in fixed
+    assert 'wandb.log({"step": step, "train/loss": loss.item()})' in fixed
+    assert "import logging" not in fixed  # the tracker served everything
+
+
+def test_config_before_the_run_starts_goes_to_the_logger():
+    # mlflow.log_params before start_run would open a second run: use the logger instead.
+    source = _src("""\
+        import argparse
+        import mlflow
+
+        args = argparse.ArgumentParser().parse_args()
+        with mlflow.start_run():
+            for step, (x, y) in enumerate(loader):
+                loss = criterion(model(x), y)
+                loss.backward()
+                optimizer.step()
+        """)
+    fixed = _fixed(source, select={"DLL600"})
+    assert 'logger.info("config: %s", vars(args))' in fixed and "log_params" not in fixed
+    (first, *alternatives) = fixes_for_finding(source, _finding("DLL600", source), Config(), backend="mlflow")
+    assert "log_params" not in "".join(e.new_text for e in first.edits)
+
+
+def test_lightning_module_logs_with_self_log():
+    source = _src("""\
+        import pytorch_lightning as pl
+        import torch.nn.functional as F
+
+
+        class Lit(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                loss = F.cross_entropy(self(x), y)
+                return loss
+        """)
+    fixed = _fixed(source, select={"DLL100"})
+    assert '        self.log("train_loss", loss, prog_bar=True)\n        return loss\n' in fixed
+
+
+def test_a_builder_error_is_no_fix_not_a_crash(monkeypatch):
+    from flake8_dllog.fixes import rules
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(rules.BUILDERS, "DLL100", broken)
+    source = "import torch\n\n" + LOOP
+    assert fixes_for_finding(source, _finding("DLL100", source), Config()) == []
+    result = fix_source(source, "train.py", Config(), select={"DLL100"})
+    assert result.source == source and [f.code for f in result.remaining] == ["DLL100"]

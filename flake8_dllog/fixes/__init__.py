@@ -181,8 +181,8 @@ def _build(info: FileInfo, finding: Finding, config: Config, backend: str | None
             plan = fn(info, finding, ctx, target, config)
         except NoFix:
             continue
-        except (SyntaxError, ValueError, KeyError, IndexError, AttributeError, TypeError, RecursionError):
-            # A builder that cannot understand this site offers nothing rather than a bad edit.
+        except Exception:  # noqa: BLE001 - a builder that trips on an odd site offers nothing
+            # rather than a bad edit or a crash of the CLI / language server.
             continue
         header = [*plan.header, *_header_for(info, target, plan)]
         edits = [*header, *plan.edits]
@@ -214,7 +214,10 @@ def fixes_for_finding(source: str, finding: Finding, config: Config, backend: st
         info = _file_info(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    fixes = _build(info, finding, config, backend)
+    try:
+        fixes = _build(info, finding, config, backend)
+    except (RecursionError, MemoryError):
+        return []
     if bom:
         for f in fixes:
             f.edits = _shift_bom(f.edits)
@@ -248,7 +251,10 @@ def fix_source(
     findings = _findings(text, tree, path, config, codes)
     if not findings:
         return FixResult(source=source)
-    edits, fixed = plan_fixes(text, tree, findings, config, backend=backend)
+    try:
+        edits, fixed = plan_fixes(text, tree, findings, config, backend=backend)
+    except (RecursionError, MemoryError):  # pathological nesting: leave the file alone
+        return FixResult(source=source, remaining=findings)
     if not edits:
         return FixResult(source=source, remaining=findings)
     try:
