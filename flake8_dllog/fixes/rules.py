@@ -261,6 +261,16 @@ def _loop_point(info: FileInfo, ctx: dict, finding: Finding, step: str | None) -
 def _training_values(info: FileInfo, finding: Finding, ctx: dict, target: Target, for_gpu: bool = False):
     step = _clean_var(ctx.get("step"))
     epoch = _clean_var(ctx.get("epoch"))
+    if step and not epoch and "epoch" in step.lower():
+        # `for epoch in range(n)` holding the update (full-batch training): log every epoch.
+        inner = _loop_ref(info, ctx.get("anchor_line")) or _loop_ref(info, finding.line)
+        point = emit.loop_end(info, inner) if inner is not None else None
+        if point is None:
+            raise NoFix("no loop to log in")
+        values = values_base(info, target, point.func)
+        values["loss"], values["loss_value"] = _loss_values(info, ctx)
+        values.update(step=None, epoch=step, _extra=[])
+        return point, values, "epoch"
     point, inner = _loop_point(info, ctx, finding, step)
     if point is None:
         raise NoFix("no loop to log in")
@@ -413,8 +423,9 @@ def _extend_log_call(info: FileInfo, finding: Finding, ctx: dict, target: Target
             new = _extend_fstring(node, first, render(data["fstring"]["append_format"], values))
         else:
             fmt = data["loguru" if is_loguru else "logging"]["append_format"]
-            if not is_loguru and "%" not in first.evaluated_value and len(positional) > 1:
-                raise NoFix("message is not %-formatted")
+            message = first.evaluated_value if isinstance(first.evaluated_value, str) else ""
+            if not is_loguru and ("%(" in message or ("%" not in message and len(positional) > 1)):
+                raise NoFix("message is not positionally %-formatted")
             new_string = _append_to_string(first, fmt)
             new = node.with_changes(args=[a.with_changes(value=new_string) if a.value is first else a for a in node.args])
             new = _add_args(new, [cst.Arg(cst.parse_expression(loss_value))])
