@@ -557,3 +557,23 @@ def test_accelerate_eval_loop_with_stateful_metric():
     assert f.context["anchor_line"] == ACCELERATE_EVAL.splitlines().index("        eval_metric = metric.compute()") + 1
     logged = ACCELERATE_EVAL + '        accelerator.print(f"epoch {epoch}:", eval_metric)\n'
     assert findings(logged, {"DLL300"}) == []
+
+
+def test_config_file_copied_next_to_the_run_counts_as_recorded():
+    src = """
+    import argparse
+    import os
+    import yaml
+    from shutil import copyfile
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str)
+        opt = parser.parse_args()
+        config = yaml.safe_load(open(opt.config))
+        save_dir = os.path.join("checkpoints", config["name"])
+        copyfile(opt.config, os.path.join(save_dir, "config.yaml"))
+    """
+    assert findings(textwrap.dedent(src) + textwrap.indent(TRAIN_LOOP, "    "), {"DLL600"}) == []
+    not_kept = textwrap.dedent(src).replace('    copyfile(opt.config, os.path.join(save_dir, "config.yaml"))\n', "")
+    assert [f.code for f in findings(not_kept + textwrap.indent(TRAIN_LOOP, "    "), {"DLL600"})] == ["DLL600"]

@@ -550,6 +550,61 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
     return False
 
 
+# Calls that keep a copy of a file (the config file itself, next to the run's outputs).
+FILE_KEEPING_CALLS = frozenset({"copy", "copyfile", "copy2", "copytree", "log_artifact", "log_artifacts", "save", "add_artifact"})
+
+
+def _source_paths(facts: ModuleFacts, load: ConfigLoad) -> set[str]:
+    """Source text of the path a config was read from (``open(args.config)`` → ``args.config``)."""
+    out: set[str] = set()
+    args = load.site.node.args
+    first = args[0] if args else None
+    handles: set[str] = set()
+    if isinstance(first, ast.Call) and _last(dotted_name(first.func)) == "open" and first.args:
+        out.add(facts.segment(first.args[0]))
+    elif isinstance(first, ast.Name):
+        handles.add(first.id)
+        out.add(first.id)
+    elif isinstance(first, (ast.Attribute, ast.Constant, ast.JoinedStr, ast.Subscript)):
+        out.add(facts.segment(first))
+    if _last(load.site.name) == "merge_from_file" and first is not None:
+        out.add(facts.segment(first))
+    # `with open(path) as f: cfg = yaml.safe_load(f)`
+    info = facts.info(load.stmt)
+    parent = info.parent if info is not None else None
+    while parent is not None:
+        stmt = parent.stmt
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                expr = item.context_expr
+                target = item.optional_vars
+                if (
+                    isinstance(expr, ast.Call)
+                    and _last(dotted_name(expr.func)) == "open"
+                    and expr.args
+                    and isinstance(target, ast.Name)
+                    and target.id in handles
+                ):
+                    out.add(facts.segment(expr.args[0]))
+        parent = parent.parent
+    return {t for t in out if t}
+
+
+def _config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
+    """The config file itself is copied next to the run or logged as an artifact
+    (``shutil.copyfile(opt.config, save_dir / "config.yaml")``, ``wandb.save(args.config)``)."""
+    paths = _source_paths(facts, load)
+    if not paths:
+        return False
+    for site in facts.calls:
+        if _last(site.name) not in FILE_KEEPING_CALLS and not facts.is_logging(site):
+            continue
+        for arg in call_exprs(site):
+            if any(facts.segment(node) in paths for node in ast.walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Constant))):
+                return True
+    return False
+
+
 # -- DLL600 --------------------------------------------------------------------------
 
 
@@ -594,7 +649,7 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         if key in reported:
             continue
         reported.add(key)
-        if config_recorded(facts, load.names):
+        if config_recorded(facts, load.names) or _config_file_kept(facts, load):
             continue
         if load.kind == "argparse" and _flags_only_parser(facts):
             continue
