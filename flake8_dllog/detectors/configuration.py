@@ -43,8 +43,13 @@ WHOLE_ATTRS = frozenset(
     {
         "__dict__", "pretty", "dump", "dumps", "to_dict", "to_yaml", "to_json", "to_json_string",
         "items", "to_container", "_asdict", "as_dict", "__repr__", "__str__", "to_sanitized_dict",
-        "to_diff_dict",
+        "to_diff_dict", "flags_into_string", "flag_values_dict", "to_json_string",
     }
+)
+# Methods by which a config object writes itself out (`FLAGS.append_flags_into_file(path)`,
+# `config.save_pretrained(out)`, yacs `cfg.dump(stream=f)`).
+SELF_RECORDING_METHODS = frozenset(
+    {"append_flags_into_file", "save", "save_pretrained", "to_json_file", "dump", "to_yaml_file", "save_yaml", "to_file"}
 )
 # Calls that turn a config into another representation of the same config.
 CONVERTERS = frozenset(
@@ -521,6 +526,9 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
     if any(param in aliases for _, param in hydra_configs(facts)):
         return True  # Hydra writes the composed config into the run directory
     logged_fields: set[str] = set()
+    for site in facts.calls:
+        if site.method in SELF_RECORDING_METHODS and site.receiver is not None and plain_dotted(site.receiver) in aliases:
+            return True
     for site, how in _record_calls(facts):
         exprs = call_exprs(site)
         whole, fields = mentions(exprs, aliases)
@@ -590,7 +598,7 @@ def _source_paths(facts: ModuleFacts, load: ConfigLoad) -> set[str]:
     return {t for t in out if t}
 
 
-def _config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
+def config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
     """The config file itself is copied next to the run or logged as an artifact
     (``shutil.copyfile(opt.config, save_dir / "config.yaml")``, ``wandb.save(args.config)``)."""
     paths = _source_paths(facts, load)
@@ -649,7 +657,7 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         if key in reported:
             continue
         reported.add(key)
-        if config_recorded(facts, load.names) or _config_file_kept(facts, load):
+        if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
         if load.kind == "argparse" and _flags_only_parser(facts):
             continue

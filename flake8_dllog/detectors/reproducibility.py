@@ -23,7 +23,7 @@ from ..config import Config
 from ..facts import CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, header_span, rule
 from .configuration import (
-    _config_file_kept,
+    config_file_kept,
     config_loads,
     config_names,
     config_recorded,
@@ -524,7 +524,7 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
         if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
             continue
-        if any(set(load.names) & config_roots and _config_file_kept(facts, load) for load in config_loads(facts)):
+        if any(set(load.names) & config_roots and config_file_kept(facts, load) for load in config_loads(facts)):
             continue  # the config file (with its seed) is copied next to the run
         reported[key] = Report(
             site.node,
