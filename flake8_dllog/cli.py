@@ -126,6 +126,16 @@ def _codes_arg(value: str) -> list[str]:
     return codes
 
 
+def _jobs_arg(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0 (0 = all cores), got {value!r}")
+    return jobs
+
+
 def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], help="files or directories (default: .)")
     parser.add_argument("--select", type=_codes_arg, help="comma-separated codes or prefixes to check (replaces the default set)")
@@ -218,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_selection_arguments(check)
     check.add_argument("--format", choices=sorted(FORMATTERS), default="text")
     check.add_argument("-o", "--output", help="write the report to this file")
-    check.add_argument("-j", "--jobs", type=int, default=0, help="processes (default: all cores)")
+    check.add_argument("-j", "--jobs", type=_jobs_arg, default=0, help="processes (default: all cores)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--statistics", action="store_true", help="count findings per code")
     check.set_defaults(func=cmd_check)
