@@ -577,3 +577,15 @@ def test_config_file_copied_next_to_the_run_counts_as_recorded():
     assert findings(textwrap.dedent(src) + textwrap.indent(TRAIN_LOOP, "    "), {"DLL600"}) == []
     not_kept = textwrap.dedent(src).replace('    copyfile(opt.config, os.path.join(save_dir, "config.yaml"))\n', "")
     assert [f.code for f in findings(not_kept + textwrap.indent(TRAIN_LOOP, "    "), {"DLL600"})] == ["DLL600"]
+
+
+def test_config_assigned_into_a_tracker_run_is_recorded():
+    src = """
+    import argparse
+    import neptune
+
+    args = argparse.ArgumentParser().parse_args()
+    run = neptune.init_run(project="me/proj")
+    run["parameters"] = vars(args)
+    """
+    assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []

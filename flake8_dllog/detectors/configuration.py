@@ -66,6 +66,7 @@ RECORDING_NAME = re.compile(
     r"tensorboard|neptune|comet|clearml|experiment|hparam",
     re.I,
 )
+TRACKER_OBJECT = re.compile(r"run|wandb|neptune|experiment|tracker|writer|logger|summary|mlflow|comet|clearml|aim", re.I)
 CONFIG_FILE_WORD = re.compile(r"cfg|conf|hparam|hyper|param|args|opt|setting|hyp\b|recipe", re.I)
 
 KIND_BY_PREFIX = (
@@ -529,6 +530,13 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
     for site in facts.calls:
         if site.method in SELF_RECORDING_METHODS and site.receiver is not None and plain_dotted(site.receiver) in aliases:
             return True
+    # Neptune `run["parameters"] = vars(args)`, `wandb.config.hparams = cfg`: stored into a tracker.
+    for info in facts.stmt_infos.values():
+        stmt = info.stmt
+        if isinstance(stmt, ast.Assign) and mentions([stmt.value], aliases)[0]:
+            for target in stmt.targets:
+                if isinstance(target, (ast.Subscript, ast.Attribute)) and TRACKER_OBJECT.search(dotted_name(target) or ""):
+                    return True
     for site, how in _record_calls(facts):
         exprs = call_exprs(site)
         whole, fields = mentions(exprs, aliases)
