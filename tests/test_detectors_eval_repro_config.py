@@ -589,3 +589,14 @@ def test_config_assigned_into_a_tracker_run_is_recorded():
     run["parameters"] = vars(args)
     """
     assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []
+
+
+def test_seed_saved_with_the_checkpoint_is_recorded():
+    src = """
+    import torch
+
+    def main(args):
+        torch.manual_seed(args.seed)
+        torch.save({"model": model.state_dict(), "seed": args.seed}, "ckpt.pt")
+    """
+    assert findings(src, {"DLL501"}) == []

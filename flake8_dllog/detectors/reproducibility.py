@@ -571,8 +571,8 @@ def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast
             for node in ast.walk(e):
                 if isinstance(node, ast.Subscript) and facts.segment(node) in texts:
                     return True
-    # `wandb.init(config={"seed": args.seed})`, `run.config.update(...)`
-    for site in facts.calls_in("config_record"):
+    # `wandb.init(config={"seed": args.seed})`, `torch.save({"seed": args.seed, ...}, path)`
+    for site in facts.calls_in("config_record") + facts.calls_in("save"):
         exprs = list(site.node.args) + [k.value for k in site.node.keywords]
         w, f = mentions(exprs, dotted)
         if w or f:
