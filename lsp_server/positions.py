@@ -15,6 +15,8 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 def split_lines(text: str) -> list[str]:
     """Lines without their terminators; a final newline yields a last empty line."""
+    if "\r" not in text:
+        return text.split("\n")
     return _NEWLINE.split(text)
 
 

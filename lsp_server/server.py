@@ -178,6 +178,7 @@ class DllogLanguageServer(LanguageServer):
         self.jobs = Jobs()
         self.stats: dict[str, deque] = {
             "diagnostics": deque(maxlen=5000),
+            "analysis": deque(maxlen=5000),
             "code_action": deque(maxlen=5000),
             "dropped_stale": deque(maxlen=1),
         }
@@ -386,7 +387,9 @@ class DllogLanguageServer(LanguageServer):
             self.publish(uri, version, [])
             return
         st.config_error = None
+        analysis_started = time.perf_counter()
         findings, error = await self.analyze(uri, text, config)
+        analysis_time = time.perf_counter() - analysis_started
         doc_now = self.workspace.text_documents.get(uri)
         if self.docs.get(uri) is not st or doc_now is None or doc_now.version != version:
             self.dropped_stale += 1
@@ -406,6 +409,7 @@ class DllogLanguageServer(LanguageServer):
         self.publish(uri, version, self.to_diagnostics(findings, text, version))
         elapsed = time.perf_counter() - changed_at - debounce_s
         self.stats["diagnostics"].append(elapsed)
+        self.stats["analysis"].append(analysis_time)
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
         st = self.docs.get(uri)
@@ -423,8 +427,12 @@ class DllogLanguageServer(LanguageServer):
             if f.code == PARSE_ERROR:
                 continue
             rule = catalog.rules.get(f.code)
-            data = f.to_json()
-            data.pop("path", None)
+            # what a code action needs to rebuild the Finding (dataclasses.asdict is ~10x slower)
+            data = {
+                "code": f.code, "message": f.message, "line": f.line, "column": f.column,
+                "end_line": f.end_line, "end_column": f.end_column, "severity": f.severity,
+                "fixable": f.fixable, "context": f.context,
+            }
             out.append(
                 types.Diagnostic(
                     range=codec.range_to_client(f.line - 1, f.column, f.end_line - 1, f.end_column),
@@ -848,6 +856,7 @@ def server_stats(ls: DllogLanguageServer, params: Any = None) -> dict:
         "executor": ls.jobs.mode,
         "rss_kb": rss_kb,
         "diagnostics": list(ls.stats["diagnostics"]),
+        "analysis": list(ls.stats["analysis"]),
         "code_action": list(ls.stats["code_action"]),
         "dropped_stale": ls.dropped_stale,
         "analyses": ls.analyses,
