@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from flake8_dllog.report import PHASES, STUDY_DENSITY, build_report, format_html
+from flake8_dllog.report import PHASES, STUDY_DENSITY, format_html
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -317,9 +317,14 @@ def test_report_on_examples_matches_check():
     examples = ROOT / "examples"
     if not any(examples.rglob("*.py")):
         pytest.fail("examples/ has no Python files")
-    rep = build_report([str(examples)], jobs=2)
-    check = subprocess.run([sys.executable, "-m", "flake8_dllog.cli", "check", "--format", "json", str(examples)],
-                           capture_output=True, text=True, timeout=300)
+    ARTIFACTS.mkdir(exist_ok=True)
+    html_path = ARTIFACTS / "report-examples.html"
+    json_path = ARTIFACTS / "report-examples.json"
+    for fmt, path in (("json", json_path), ("html", html_path)):
+        proc = dllog("report", "--format", fmt, "-o", str(path), "examples", cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr
+    rep = json.loads(json_path.read_text(encoding="utf-8"))
+    check = dllog("check", "--format", "json", "examples", cwd=ROOT)
     counts = Counter(f["code"] for f in json.loads(check.stdout))
     assert rep["findings"]["by_code"] == dict(sorted(counts.items()))
     assert rep["files"]["checked"] == len(list(examples.rglob("*.py")))
@@ -327,9 +332,6 @@ def test_report_on_examples_matches_check():
     for p in rep["phases"]:
         assert p["sites"] == p["logged"] + p["unlogged"] + p["unchecked"]
         assert p["sites"] > 0, f"examples/ exercise every phase: {p['phase']}"
-    ARTIFACTS.mkdir(exist_ok=True)
-    html_path = ARTIFACTS / "report-examples.html"
-    html_path.write_text(format_html(rep), encoding="utf-8")
     png = screenshot(html_path, ARTIFACTS / "report-examples.png")
     assert_charts_rendered(png)
 
@@ -353,7 +355,7 @@ def test_report_on_a_generated_2000_file_tree(tmp_path: Path):
         for name, text in TEMPLATES.items():
             (d / f"{name}.py").write_text(text, encoding="utf-8")
         (d / "broken.py").write_text(BROKEN, encoding="utf-8")
-    base = build_report([str(one)], jobs=1)
+    base = json.loads(dllog("report", "--format", "json", str(one), cwd=tmp_path).stdout)
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "flake8_dllog.cli", "report", "--format", "json", "-o",
                            str(tmp_path / "big.json"), str(big)], capture_output=True, text=True, timeout=900)
@@ -375,7 +377,8 @@ def test_report_on_a_generated_2000_file_tree(tmp_path: Path):
     assert elapsed < 600
     ARTIFACTS.mkdir(exist_ok=True)
     html_path = ARTIFACTS / "report-2000-files.html"
-    html_path.write_text(format_html(rep), encoding="utf-8")
+    proc = dllog("report", "--format", "html", "-o", str(html_path), str(big), cwd=tmp_path, timeout=900)
+    assert proc.returncode == 0, proc.stderr
     png = screenshot(html_path, ARTIFACTS / "report-2000-files.png")
     assert_charts_rendered(png)
 
