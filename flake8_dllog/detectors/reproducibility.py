@@ -580,6 +580,19 @@ def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast
     return False
 
 
+def _built_from_config(facts: ModuleFacts) -> bool:
+    """Trainer and loggers built from a config we cannot see (``hydra.utils.instantiate``,
+    ``Trainer(**cfg.trainer)``, ``Trainer.from_argparse_args(args)``): they may set
+    ``deterministic=True`` or attach a W&B logger; the file alone cannot tell."""
+    for site in facts.calls:
+        last = (site.name or "").rsplit(".", 1)[-1]
+        if last in ("instantiate", "from_argparse_args", "from_config", "from_cfg"):
+            return True
+        if last.endswith("Trainer") and any(kw.arg is None for kw in site.node.keywords):
+            return True
+    return False
+
+
 # -- DLL502 ---------------------------------------------------------------------------
 
 
@@ -603,7 +616,7 @@ def nondeterministic_training(facts: ModuleFacts, config: Config) -> Iterator[Re
     if entry is None or not is_seeded(facts):
         return
     libraries = [lib for lib in _libraries(facts) if lib in ("torch", "tensorflow")]
-    if not libraries or _determinism_set(facts):
+    if not libraries or _determinism_set(facts) or _built_from_config(facts):
         return
     seeds = _seeding_sites(facts)
     if not seeds or any(not (s.name or "").startswith(KNOWN_SEED_MODULES) and facts.local_target(s) is None for s in seeds):
@@ -650,7 +663,7 @@ def _provenance_recorded(facts: ModuleFacts) -> bool:
 @rule("DLL601")
 def no_run_provenance(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     entry = entry_point(facts)
-    if entry is None or _provenance_recorded(facts):
+    if entry is None or _provenance_recorded(facts) or _built_from_config(facts):
         return
     ctx = _base_context(entry, facts)
     ctx["libraries"] = _libraries(facts)
