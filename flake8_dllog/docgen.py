@@ -116,20 +116,33 @@ def write(out_dir: Path, catalog: Catalog | None = None) -> list[Path]:
     return written
 
 
+def catalog_from(rules: Path) -> Catalog:
+    """A catalog read from another rules directory (e.g. the committed HEAD's, extracted)."""
+    from .catalog import Vocabulary, _load_yaml, _parse_rule
+
+    loaded = {}
+    for path in sorted(Path(rules).glob("DLL*.yaml")):
+        rule = _parse_rule(path, _load_yaml(path))
+        loaded[rule.code] = rule
+    return Catalog(rules=loaded, vocabulary=Vocabulary({}))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m flake8_dllog.docgen", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="do not write; exit 1 if docs/rules/ drifted from rules/")
     parser.add_argument("--out", type=Path, default=None, help="output directory (default: docs/rules/ of the checkout)")
+    parser.add_argument("--rules", type=Path, default=None, help="read the rules from this directory instead of the catalog")
     ns = parser.parse_args(argv)
     out_dir = ns.out or default_out_dir()
+    catalog = catalog_from(ns.rules) if ns.rules else None
     if ns.check:
-        problems = drift(out_dir)
+        problems = drift(out_dir, catalog)
         for p in problems:
             print(p)
         if problems:
             print("run `python -m flake8_dllog.docgen` to regenerate", file=sys.stderr)
         return 1 if problems else 0
-    for path in write(out_dir):
+    for path in write(out_dir, catalog):
         print(f"wrote {path}")
     return 0
 

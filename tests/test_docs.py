@@ -39,6 +39,7 @@ def test_docgen_check_detects_drift(tmp_path: Path):
     out = tmp_path / "rules"
     assert docgen.main(["--out", str(out)]) == 0
     assert docgen.main(["--check", "--out", str(out)]) == 0
+    assert docgen.main(["--check", "--out", str(out), "--rules", str(ROOT / "rules")]) == 0
     page = out / "DLL200.md"
     page.write_text(page.read_text(encoding="utf-8") + "edited by hand\n", encoding="utf-8")
     (out / "DLL999.md").write_text("# stale\n", encoding="utf-8")
