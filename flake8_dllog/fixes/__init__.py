@@ -14,6 +14,7 @@ formatting. Templates are text in ``rules/templates.yaml``.
 from __future__ import annotations
 
 import ast
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -58,15 +59,21 @@ class FixResult:
 _INFO_CACHE: "OrderedDict[str, FileInfo]" = OrderedDict()
 
 
+_INFO_LOCK = threading.Lock()  # the language server asks for fixes from worker threads
+
+
 def _file_info(text: str, tree: ast.Module | None = None) -> FileInfo:
-    info = _INFO_CACHE.get(text)
-    if info is None:
-        info = FileInfo.build(text, tree)
+    # Quick fixes for several findings of one document reuse one analysis of it.
+    with _INFO_LOCK:
+        info = _INFO_CACHE.get(text)
+        if info is not None:
+            _INFO_CACHE.move_to_end(text)
+            return info
+    info = FileInfo.build(text, tree)
+    with _INFO_LOCK:
         _INFO_CACHE[text] = info
         while len(_INFO_CACHE) > 8:
             _INFO_CACHE.popitem(last=False)
-    else:
-        _INFO_CACHE.move_to_end(text)
     return info
 
 
