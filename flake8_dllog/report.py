@@ -463,6 +463,8 @@ def _worker(args: tuple[str, dict]) -> dict[str, Any]:
         return analyze_file(path, cfg)
     except RecursionError:
         return {**_empty(path), "error": "file too deeply nested to analyse"}
+    except Exception as exc:  # never let one file stop the report; say which and why
+        return {**_empty(path), "error": f"could not be analysed: {type(exc).__name__}: {exc}".splitlines()[0]}
 
 
 def _empty(path: str) -> dict[str, Any]:

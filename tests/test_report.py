@@ -462,3 +462,19 @@ def assert_charts_rendered(png: Path) -> None:
                     counts[name] += 1
     missing = [name for name in colours if counts[name] < 200]
     assert not missing, f"chart colours missing from the screenshot: {missing} ({dict(counts)})"
+
+
+def test_bad_input_is_reported_and_the_run_goes_on(tmp_path: Path):
+    (tmp_path / "nul.py").write_bytes(b"x = 1\x00\n")
+    (tmp_path / "latin.py").write_bytes(b'x = "\xff\xfe"\n')
+    (tmp_path / "empty.py").write_bytes(b"")
+    (tmp_path / "ok.py").write_text(PLOTTING, encoding="utf-8")
+    (tmp_path / "loop.py").symlink_to("loop.py")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "self").symlink_to("../d")
+    proc = dllog("report", "--format", "json", ".", cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rep = json.loads(proc.stdout)
+    assert rep["files"]["unreadable_or_unparsable"] == 3
+    assert rep["source_lines"] == 4 and rep["logging"]["calls"] == 1
+    assert sorted(e.split(":")[0] for e in rep["errors"]) == ["latin.py", "loop.py", "nul.py"]
