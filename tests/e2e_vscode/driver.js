@@ -52,13 +52,17 @@ function dllogCheck(file) {
   return JSON.parse(out).map((f) => ({ code: f.code, line: f.line, fixable: f.fixable, message: f.message }));
 }
 
-function readSettings() {
-  return JSON.parse(fs.readFileSync(USER_SETTINGS, "utf8"));
+function userSettingsText() {
+  return fs.existsSync(USER_SETTINGS) ? fs.readFileSync(USER_SETTINGS, "utf8") : "";
 }
-function writeSettings(update) {
-  const settings = { ...readSettings(), ...update };
-  for (const [k, v] of Object.entries(update)) if (v === undefined) delete settings[k];
-  fs.writeFileSync(USER_SETTINGS, JSON.stringify(settings, null, 2));
+
+// Workspace settings: VS Code watches .vscode/settings.json of the folder (the user settings file of a
+// code-server profile is not watched for outside edits).
+function writeWorkspaceSettings(update) {
+  const file = path.join(WS, ".vscode", "settings.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const current = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...update }, null, 2));
 }
 
 async function waitFor(predicate, timeoutMs, what, page) {
@@ -106,18 +110,21 @@ async function waitFor(predicate, timeoutMs, what, page) {
     await page.keyboard.press("F1");
     await page.waitForSelector(quickInput, { state: "visible", timeout: 15000 });
     await page.keyboard.type(title);
-    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title });
+    // the row whose label is exactly the title (not "View: Close All Editor Groups" for "View: Close All Editors")
+    const row = page.locator(".quick-input-list .monaco-list-row").filter({ has: page.getByText(title, { exact: true }) });
     await row.first().waitFor({ timeout: 15000 });
-    await page.keyboard.press("Enter");
+    await row.first().click();
     await page.waitForSelector(quickInput, { state: "hidden", timeout: 15000 }).catch(() => {});
   }
   async function openFile(rel) {
     await page.keyboard.press("Control+P");
     await page.waitForSelector(quickInput, { state: "visible", timeout: 15000 });
     await page.keyboard.type(rel);
-    await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 20000 });
-    await page.keyboard.press("Enter");
     const base = path.basename(rel);
+    // wait for the filtered result (the list first shows recently opened files)
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: base });
+    await row.first().waitFor({ timeout: 20000 });
+    await row.first().click();
     await page.locator(".tabs-container .tab.active", { hasText: base }).waitFor({ timeout: 20000 });
     await page.waitForSelector(".editor-instance .monaco-editor .view-lines", { timeout: 20000 });
   }
@@ -150,7 +157,13 @@ async function waitFor(predicate, timeoutMs, what, page) {
     await showProblems();
     const row = page.locator(".markers-panel .monaco-list-row", { hasText: code });
     await row.first().waitFor({ timeout: 30000 });
-    await row.first().dblclick();
+    // double-click the message text (the code is a link to the rule's docs: do not hit it)
+    const message = row.first().locator(".marker-message-line .marker-message, .marker-message").first();
+    if (await message.count()) {
+      await message.dblclick({ position: { x: 30, y: 6 } });
+    } else {
+      await row.first().dblclick({ position: { x: 120, y: 8 } });
+    }
     await page.waitForTimeout(600);
     await page.keyboard.press("Control+.");
     const item = page.locator(".action-widget .monaco-list-row", { hasText: actionPattern });
@@ -165,6 +178,35 @@ async function waitFor(predicate, timeoutMs, what, page) {
       const text = fs.readFileSync(file, "utf8");
       return predicate(text) ? text : null;
     }, 20000, what, page);
+  }
+  // Settings editor: search the setting, "Add Item", type the code, Enter.
+  async function setIgnoreInSettingsUI(code) {
+    try {
+      await runCommand("Preferences: Open Settings (UI)");
+      await page.waitForSelector(".settings-editor", { state: "visible", timeout: 20000 });
+      await page.waitForTimeout(800);
+      await page.locator(".settings-editor .suggest-input-container").first().click();
+      await page.keyboard.type("dllog.ignore");
+      const item = page.locator(".settings-editor .setting-item-list", { hasText: "Rule codes or prefixes to turn off" });
+      await item.first().waitFor({ timeout: 20000 });
+      await page.waitForTimeout(500);
+      await item.first().locator(".setting-list-addButton, .monaco-button", { hasText: "Add Item" }).first().click();
+      const input = item.first().locator(".setting-list-edit-row input").first();
+      await input.waitFor({ timeout: 10000 });
+      await input.fill(code);
+      await page.keyboard.press("Enter");
+      await item.first().locator(".setting-list-row", { hasText: code }).first().waitFor({ timeout: 10000 });
+      await shot("settings-ui-ignore");
+      await waitFor(() => /"dllog\.ignore"/.test(userSettingsText()) && userSettingsText().includes(code), 15000,
+        "the Settings editor to write dllog.ignore to the user settings", page);
+      return "settings-ui";
+    } catch (e) {
+      console.log("settings UI did not work, using workspace settings.json:", e.message);
+      await shot("settings-ui-failed");
+      await page.keyboard.press("Escape");
+      writeWorkspaceSettings({ "dllog.ignore": [code] });
+      return "workspace-settings.json";
+    }
   }
   async function closeEditors() {
     await runCommand("View: Close All Editors");
@@ -223,15 +265,19 @@ async function waitFor(predicate, timeoutMs, what, page) {
       await shot("problems");
 
       // 2. dllog.ignore removes those diagnostics (and clearing it brings them back) ---------
-      writeSettings({ "dllog.ignore": [ignoreCode] });
+      // Set through the Settings editor UI, as a user would (written to user settings by the
+      // workbench itself); cleared through the workspace's .vscode/settings.json.
+      result.ignoreVia = await setIgnoreInSettingsUI(ignoreCode);
       await waitRows(ignoreCode, false, 30000, `${ignoreCode} rows to disappear after dllog.ignore`);
       await page.waitForTimeout(800);
       result.problemsIgnored = await problemRows();
-      step("dllog.ignore applied", { ignore: [ignoreCode], rows: result.problemsIgnored });
+      step("dllog.ignore applied", { ignore: [ignoreCode], via: result.ignoreVia, rows: result.problemsIgnored });
       await shot("ignore-applied");
-      writeSettings({ "dllog.ignore": undefined });
+      writeWorkspaceSettings({ "dllog.ignore": [] });
       await waitRows(ignoreCode, true, 30000, `${ignoreCode} rows to come back after clearing dllog.ignore`);
       step("dllog.ignore cleared", { rows: await problemRows() });
+      await closeEditors();
+      await openFile(targetRel);
 
       // 3. light-bulb quick fix -------------------------------------------------------------
       const before = fs.readFileSync(target, "utf8");
@@ -292,8 +338,8 @@ async function waitFor(predicate, timeoutMs, what, page) {
         const onSaveFile = path.join(WS, onSaveRel);
         const onSaveBefore = fs.readFileSync(onSaveFile, "utf8");
         const onSaveCheckBefore = dllogCheck(onSaveFile);
-        writeSettings({ "editor.codeActionsOnSave": { "source.fixAll.dllog": "explicit" } });
-        await page.waitForTimeout(1000);
+        writeWorkspaceSettings({ "editor.codeActionsOnSave": { "source.fixAll.dllog": "explicit" } });
+        await page.waitForTimeout(6000);
         await closeEditors();
         await openFile(onSaveRel);
         await showProblems();
@@ -310,7 +356,6 @@ async function waitFor(predicate, timeoutMs, what, page) {
         result.onSave = { target: onSaveRel, before: onSaveCheckBefore, check: onSaveCheck };
         step("codeActionsOnSave applied", { after: onSaveCheck });
         await shot("onsave-saved");
-        writeSettings({ "editor.codeActionsOnSave": undefined });
       }
       result.ok = true;
     }

@@ -10,7 +10,6 @@ import {
   ServerOptions,
   ShowMessageNotification,
   State,
-  TransportKind,
 } from "vscode-languageclient/node";
 import { checkInterpreter, getPythonApi, Interpreter, resolveInterpreter } from "./interpreter";
 import {
@@ -141,7 +140,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const serverOptions: ServerOptions = {
     command: interpreter.python,
     args: SERVER_MODULE_ARGS,
-    transport: TransportKind.stdio,
+    // No `transport`: TransportKind.stdio would append `--stdio`, which `dllog lsp` does not take;
+    // an Executable without it talks over stdin/stdout.
     options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
   };
   const clientOptions: LanguageClientOptions = {
@@ -184,11 +184,18 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   client = next;
   try {
     await next.start();
+    if (next.state !== State.Running) {
+      throw new Error("the server exited during initialization");
+    }
   } catch (err) {
     log.error(`the dllog server did not start with ${interpreter.python}: ${String(err)}`);
     client = undefined;
+    void next.dispose(2000).catch(() => undefined);
     void vscode.window
-      .showErrorMessage(`dllog: the server did not start with ${interpreter.python}: ${String(err)}`, "Show Output")
+      .showErrorMessage(
+        `dllog: the server did not start with ${interpreter.python} (${String(err)}). See the output for details.`,
+        "Show Output",
+      )
       .then((choice) => {
         if (choice === "Show Output") {
           log.show(true);
@@ -223,6 +230,7 @@ function enqueue(task: () => Promise<void>): Promise<void> {
 async function pushSettings(): Promise<void> {
   const running = client;
   if (!running || running.state !== State.Running) {
+    log.info(`settings changed while the server is not running (state ${running ? String(running.state) : "none"})`);
     return;
   }
   const raw = rawSettings(defaultScope());
@@ -288,6 +296,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (!event.affectsConfiguration(SECTION)) {
         return;
       }
+      log.info("dllog settings changed");
       if (event.affectsConfiguration(`${SECTION}.interpreter`) || event.affectsConfiguration(`${SECTION}.enable`)) {
         log.info("dllog.interpreter or dllog.enable changed: restarting");
         void enqueue(() => startClient(context));
