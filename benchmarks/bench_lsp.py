@@ -22,8 +22,10 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -106,8 +108,7 @@ class Client(LanguageClient):
 async def run(n_lines: int, runs: int, fix_runs: int, timeout: float) -> dict:
     text = generate(n_lines)
     assert text.count("\n") == n_lines, text.count("\n")
-    work = Path(__file__).resolve().parent / ".bench_lsp"
-    work.mkdir(exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="dllog-bench-lsp-"))
     path = work / "generated_train.py"
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
@@ -209,6 +210,7 @@ async def run(n_lines: int, runs: int, fix_runs: int, timeout: float) -> dict:
         client.exit(None)
     finally:
         await client.stop()
+        shutil.rmtree(work, ignore_errors=True)
 
     # the engine alone, in this process (what the server cannot make faster)
     from flake8_dllog.config import config_for_path

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import pytest
+import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from flake8_dllog.config import config_for_path
 from flake8_dllog.engine import check_source
@@ -23,6 +25,7 @@ from lsp_helpers import (
     codes,
     edits_of,
     initialize,
+    make_client,
     open_doc,
     stats,
     wait_published,
@@ -523,3 +526,63 @@ async def test_incremental_changes_apply_and_lint(client: LanguageClient, tmp_pa
     change_range(client, uri, 2, (SAVE_LINE + 1, 0), (SAVE_LINE + 1, 0), '        print("saved", ckpt_path)\n')
     published = await wait_published(client, uri, version=2)
     assert "DLL200" not in codes(published.diagnostics)
+
+
+# -- entry points --------------------------------------------------------------------------------------
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "flake8_dllog.cli", "lsp"],
+                                              client_factory=make_client))
+async def cli_client(lsp_client: LanguageClient):
+    yield
+    try:
+        await lsp_client.shutdown_session()
+    except Exception:
+        pass
+
+
+async def test_dllog_lsp_command_serves_stdio(cli_client: LanguageClient, tmp_path):
+    result = await initialize(cli_client, [tmp_path])
+    assert result.server_info.name == "dllog"
+    uri = write(tmp_path / "train.py", TRAIN).as_uri()
+    open_doc(cli_client, uri, TRAIN)
+    published = await wait_published(cli_client, uri)
+    assert "DLL200" in codes(published.diagnostics)
+
+
+def test_dllog_lsp_tcp(tmp_path):
+    """`dllog lsp --tcp HOST:PORT` answers initialize on a socket."""
+    import json
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "flake8_dllog.cli", "lsp", "--tcp", f"127.0.0.1:{port}"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise AssertionError(f"server did not listen: {proc.stderr.read() if proc.poll() is not None else ''}")
+                time.sleep(0.1)
+        with sock:
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                               "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+            sock.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            data = b""
+            sock.settimeout(30)
+            while b'"serverInfo"' not in data:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        assert b'"name": "dllog"' in data or b'"name":"dllog"' in data, data[:500]
+    finally:
+        proc.kill()
+        proc.wait(10)
