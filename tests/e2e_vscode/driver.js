@@ -247,6 +247,21 @@ async function waitFor(predicate, timeoutMs, what, page) {
       // The workbench is still responsive (no hang): the command palette answers
       await runCommand("dllog: Show Output");
       step("workbench responsive");
+      // Pointing dllog.interpreter at a good Python restarts the server: diagnostics appear
+      const good = env("GOOD_PYTHON", "");
+      if (good) {
+        writeWorkspaceSettings({ "dllog.interpreter": good });
+        await showProblems();
+        result.recoveredRows = await waitRows("DLL", true, 60000, "diagnostics after fixing dllog.interpreter");
+        step("interpreter changed: server restarted", { rows: result.recoveredRows });
+        await shot("interpreter-fixed");
+        // dllog.enable = false stops the server and clears its diagnostics
+        writeWorkspaceSettings({ "dllog.enable": false });
+        await waitRows("DLL", false, 30000, "diagnostics to clear after dllog.enable=false");
+        result.disabledCleared = true;
+        step("dllog.enable=false cleared the diagnostics");
+        await shot("disabled");
+      }
       result.ok = true;
     } else {
       const targetRel = env("TARGET_REL");
