@@ -597,3 +597,16 @@ def test_checkpoint_manager_save_in_tf_code():
     manager.save()
     """
     assert only(check(source), "DLL200")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "torch.save(model.state_dict(), PATH)\n",
+        "from config import MODEL_PATH\nmodel.load_state_dict(torch.load(MODEL_PATH))\n",
+        "torch.save(model.state_dict(), cfg.CHECKPOINT_FILE)\n",
+        "torch.save(model.state_dict(), os.path.join(OUT_DIR, 'best.pt'))\n",
+    ],
+)
+def test_all_caps_constants_are_paths_written_in_the_source(source):
+    assert not [f for f in check(source) if f.code in ("DLL200", "DLL210")]

@@ -580,6 +580,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         if name.endswith(("path.join", "Path", "expanduser", "abspath")) and expr.args and not expr.keywords:
             return all(is_literal_path(facts, site, a, depth) for a in expr.args)
         return False
+    if isinstance(expr, (ast.Name, ast.Attribute)) and _is_constant_name(expr):
+        return _not_a_parameter(site.scope, expr.id) if isinstance(expr, ast.Name) else True
     if isinstance(expr, ast.Name):
         idx = index_of(facts)
         if not _not_a_parameter(site.scope, expr.id):
@@ -616,6 +618,13 @@ def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[Ca
             arg = _param_default(fn, param)
         out.append((call, arg))
     return out
+
+
+def _is_constant_name(expr: ast.expr) -> bool:
+    """``MODEL_PATH`` or ``config.CHECKPOINT_DIR``: an ALL_CAPS name is a constant of the
+    project's configuration, written down in its source (often another module or cell)."""
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr  # type: ignore[union-attr]
+    return len(name) > 1 and name.isupper() and any(ch.isalpha() for ch in name)
 
 
 def _not_a_parameter(scope: Scope, name: str) -> bool:
