@@ -536,11 +536,18 @@ def _is_config_file(uri: str) -> bool:
     return uri.rsplit("/", 1)[-1] in CONFIG_FILE_NAMES
 
 
+def _is_python(item: types.TextDocumentItem) -> bool:
+    if (item.language_id or "").lower() == "python":
+        return True
+    name = item.uri.rsplit("/", 1)[-1].split("?", 1)[0].lower()
+    return name.endswith((".py", ".pyw", ".pyi")) and (item.language_id or "").lower() in ("", "py")
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: DllogLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
-    if _is_config_file(uri):
-        return
+    if _is_config_file(uri) or not _is_python(params.text_document):
+        return  # only Python documents are linted (a generic client may send everything)
     ls.docs[uri] = DocState(uri)
     ls.schedule(uri, 0.0)
 

@@ -586,3 +586,15 @@ def test_dllog_lsp_tcp(tmp_path):
     finally:
         proc.kill()
         proc.wait(10)
+
+
+async def test_non_python_documents_are_not_linted(client: LanguageClient, tmp_path):
+    await initialize(client, [tmp_path])
+    md = write(tmp_path / "README.md", "# notes\n\ntorch.save(model, path)\n").as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=md, language_id="markdown", version=1, text="# notes\n\ntorch.save(model, path)\n")))
+    uri = write(tmp_path / "train.py", TRAIN).as_uri()
+    open_doc(client, uri, TRAIN)
+    await wait_published(client, uri)
+    assert md not in client.diagnostics
+    assert not any("could not be parsed" in m.message for m in client.log_messages)
