@@ -18,12 +18,14 @@ Mapping (client key → effect). Keys may be nested objects or dotted names
 ==================================  ============================================================
 client key                          effect on the document's project configuration
 ==================================  ============================================================
-``select`` (list of codes/prefixes)  replaces ``[tool.dllog] select``
+``select`` (list of codes/prefixes)  replaces ``[tool.dllog] select`` (an empty list = not set)
 ``extendSelect`` (list)              appended to ``extend-select`` (enables off-by-default rules)
 ``ignore`` (list)                    appended to ``ignore``
-``backend`` (str or null)            replaces ``backend`` (the preferred fix backend)
+``backend`` (str or null)            replaces ``backend`` (the preferred fix backend; ``"auto"``
+                                     or empty = decide per file)
 ``severity`` ({code-or-prefix:       overlays ``severity``; the client's entry wins for the same
-error|warning|information|hint})     prefix, the longest matching prefix wins overall
+error|warning|information|hint})     prefix, the longest matching prefix wins overall (``warn``
+                                     and ``info`` are accepted, in any case)
 ``run`` (``onType`` | ``onSave``)    when to lint: on every (debounced) change, or only on
                                      open/save (default ``onType``)
 ``codeAction.fixViolation.enable``   offer "dllog (DLLnnn): ..." quick fixes (default true)
@@ -70,7 +72,16 @@ _KNOWN = set(_ENGINE_KEYS) | {
     "importStrategy",
     "trace.server",
     "showNotifications",
+    "interpreter",
     "args",
+}
+_LEVELS = {
+    "error": "error",
+    "warning": "warning",
+    "warn": "warning",
+    "information": "information",
+    "info": "information",
+    "hint": "hint",
 }
 _ALIASES = {
     "extend_select": "extendSelect",
@@ -147,8 +158,15 @@ def parse_settings(raw: Any) -> ClientSettings:
     engine: dict[str, Any] = {}
     for key, value in flat.items():
         if key in _ENGINE_KEYS:
-            if value is None or value == [] and key != "select":
+            # "not set" spellings, as the VS Code extension's settings defaults send them:
+            # an empty list (also for `select`: use enable=false to turn dllog off), backend
+            # "auto" or "", an empty severity table.
+            if value is None or value == [] or value == {} or (key == "backend" and value in ("", "auto")):
                 continue
+            if key == "severity" and isinstance(value, dict):
+                value = {k: _LEVELS.get(str(v).strip().lower(), v) if isinstance(v, str) else v for k, v in value.items()}
+            if key in ("select", "ignore", "extendSelect") and isinstance(value, list):
+                value = [v.strip().upper() if isinstance(v, str) else v for v in value]
             engine[key] = value
         elif key == "run":
             if value in RUN_MODES:
