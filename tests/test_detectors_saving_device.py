@@ -610,3 +610,22 @@ def test_checkpoint_manager_save_in_tf_code():
 )
 def test_all_caps_constants_are_paths_written_in_the_source(source):
     assert not [f for f in check(source) if f.code in ("DLL200", "DLL210")]
+
+
+def test_reloading_the_checkpoint_this_run_wrote_is_not_an_unknown_load():
+    source = (
+        TRAIN_LOOP
+        + "    if val_loss < best:\n"
+        + "        torch.save(model.state_dict(), args.model_path)\n"
+        + "model.load_state_dict(torch.load(args.model_path, map_location='cpu'))\n"
+    )
+    assert not only(check(source), "DLL210")
+
+
+def test_run_name_in_an_attribute_bound_file_name_is_metadata():
+    source = (
+        "args.ckpt_path = ckpt_dir / f'best_model_{args.exp_name}.pt'\n"
+        + TRAIN_LOOP
+        + "torch.save(model.state_dict(), args.ckpt_path)\n"
+    )
+    assert not only(check(source), "DLL201")

@@ -172,6 +172,16 @@ class _Index:
             )
         )
         self.checkpoint_managers = any((c.name or "").endswith("CheckpointManager") for c in facts.calls)
+        # Path expressions this file saves to, as written (a later load of the same text
+        # reloads the run's own checkpoint).
+        self.saved_paths: set[str] = set()
+        for site in facts.calls_in("save"):
+            if site.name in ("torch.save",) or (site.method or "") in ("save_weights", "save_pretrained", "save"):
+                args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
+                pos = 1 if site.name == "torch.save" else 0
+                target = site.kwarg("f") or site.kwarg("filepath") or (args[pos] if len(args) > pos else None)
+                if target is not None:
+                    self.saved_paths.add(facts.segment(target))
         self.verbose_hf = any(VERBOSITY_INFO.search(c.name or "") for c in facts.calls)
 
     def _calls_logging_function(self, site: CallSite) -> bool:
@@ -803,7 +813,13 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
             return True
     if names & loop_vars or any(METADATA_NAME.search(n) for n in names):
         return True
-    # A name bound in this scope to an f-string with the epoch in it.
+    # A name bound in this scope to an f-string with the epoch in it (or an attribute:
+    # `args.ckpt_path = ckpt_dir / f"best_{args.exp_name}.pt"`).
+    if isinstance(path, ast.Attribute) and depth > 0:
+        text = dotted_name(path)
+        bound = index_of(facts).binding(site.scope, text, site.node.lineno) if text else None
+        if bound is not None and _metadata_in_path(facts, site, bound, depth - 1):
+            return True
     if isinstance(path, ast.Name):
         bound = index_of(facts).binding(site.scope, path.id, site.node.lineno)
         if bound is not None and bound is not path and _metadata_in_path(facts, site, bound, depth):
@@ -1084,6 +1100,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 target = result
         if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
             continue
+        if path is not None and facts.segment(path) in idx.saved_paths:
+            continue  # reloading the checkpoint this file wrote (the best epoch, for testing)
         mention = [path, result if method != "load_state_dict" else None]
         if _site_evidence(facts, config, site, mention):
             continue
