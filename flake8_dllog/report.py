@@ -74,75 +74,83 @@ EVAL_NAMES = ("evaluate", "validate", "validation", "val", "valid", "eval", "tes
 
 # -- libraries -----------------------------------------------------------------------
 
-# (library, kind, predicate on the resolved dotted call name, lower-cased); first match wins.
-def _lib_rules() -> list[tuple[str, str, Any]]:
-    def starts(*prefixes: str):
-        return lambda n: n.startswith(prefixes)
-
-    def contains(*parts: str):
-        return lambda n: any(p in n for p in parts)
-
-    def ends(*suffixes: str):
-        return lambda n: n.endswith(suffixes)
-
-    return [
-        ("wandb", "dl", lambda n: n.startswith("wandb.") or contains("wandb")(n)),
-        ("mlflow", "dl", lambda n: n.startswith("mlflow.") or "mlflow" in n),
-        ("tensorboard", "dl", lambda n: n.startswith(("tensorflow.summary.", "torch.utils.tensorboard")) or ".tf.summary." in n
-         or n.rsplit(".", 1)[-1] in {"add_scalar", "add_scalars", "add_histogram", "add_image", "add_images", "add_text",
-                                      "add_hparams", "add_figure", "add_pr_curve"} and "experiment" not in n),
-        ("comet", "dl", lambda n: n.startswith("comet_ml.") or ".experiment.log_" in n or n.startswith("experiment.log_")
-         or ".experiment.add_" in n or n.startswith("experiment.add_")),
-        ("neptune", "dl", lambda n: n.startswith("neptune.") or ("run[]." in n and n.endswith((".append", ".extend", ".log")))),
-        ("clearml", "dl", lambda n: n.rsplit(".", 1)[-1].startswith("report_")),
-        ("dllogger", "dl", contains("dllogger")),
-        ("accelerate", "dl", contains("accelerator.log")),
-        ("lightning", "dl", lambda n: n in {"self.log", "self.log_dict"} or n.startswith("self.log")
-         or ".fabric.log" in n or n.startswith("fabric.log")
-         # Lightning loggers: `self.logger.log_metrics`, `tb_logger.log_hyperparams`
-         or (n.rsplit(".", 1)[-1] in {"log_metrics", "log_hyperparams"} and "logger" in n and "trainer" not in n)),
-        ("huggingface", "dl", contains("trainer.log", "trainer.save_metrics")),
-        ("sacred", "dl", contains("_run.log_scalar")),
-        ("aim", "dl", ends(".track")),
-        ("loguru", "general", starts("loguru.")),
-        ("structlog", "general", starts("structlog.")),
-        ("absl", "general", starts("absl.")),
-        ("tqdm", "general", lambda n: n.startswith("tqdm.") or n.rsplit(".", 1)[-1] in {"set_postfix", "set_postfix_str",
-                                                                                          "set_description", "set_description_str", "write"}),
-        ("print", "general", lambda n: n in {"print", "pprint", "pprint.pprint", "rich.print"} or n.endswith((".console.print", ".console.log"))),
-        ("logging", "general", lambda n: True),
-    ]
+TB_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "add_image", "add_images", "add_text",
+                        "add_hparams", "add_figure", "add_pr_curve"})
+TQDM_METHODS = frozenset({"set_postfix", "set_postfix_str", "set_description", "set_description_str", "write"})
+PRINTS = frozenset({"print", "pprint", "pprint.pprint", "rich.print"})
+# `run.log(...)` and the like: attributed to the one tracker the file imports, if any.
+TRACKER_IMPORTS = {"wandb": "wandb", "mlflow": "mlflow", "neptune": "neptune", "comet_ml": "comet",
+                   "clearml": "clearml", "aim": "aim"}
 
 
-_LIB_RULES = _lib_rules()
+def _dl_library(n: str) -> str | None:
+    """The DL tracker of a DL-specific logging call (lower-cased resolved dotted name)."""
+    last = n.rsplit(".", 1)[-1]
+    if "wandb" in n:
+        return "wandb"
+    if "mlflow" in n:
+        return "mlflow"
+    if n.startswith(("tensorflow.summary.", "torch.utils.tensorboard")) or ".tf.summary." in n:
+        return "tensorboard"
+    if last in TB_METHODS and "experiment" not in n:
+        return "tensorboard"
+    if n.startswith(("comet_ml.", "experiment.log_", "experiment.add_")) or ".experiment.log_" in n or ".experiment.add_" in n:
+        return "comet"
+    if n.startswith("neptune.") or ("run[]." in n and last in ("append", "extend", "log")):
+        return "neptune"
+    if last.startswith("report_"):
+        return "clearml"
+    if "dllogger" in n:
+        return "dllogger"
+    if "accelerator.log" in n:
+        return "accelerate"
+    if n.startswith(("self.log", "fabric.log")) or ".fabric.log" in n:
+        return "lightning"
+    if last in ("log_metrics", "log_hyperparams") and "logger" in n and "trainer" not in n:
+        return "lightning"  # Lightning loggers: `self.logger.log_metrics`, `tb_logger.log_hyperparams`
+    if "trainer.log" in n or "trainer.save_metrics" in n:
+        return "huggingface"
+    if "_run.log_scalar" in n:
+        return "sacred"
+    if n.endswith(".track"):
+        return "aim"
+    return None
+
+
+def _general_library(n: str) -> str | None:
+    if n in PRINTS or n.endswith((".console.print", ".console.log")):
+        return "print"
+    if n.startswith("loguru."):
+        return "loguru"
+    if n.startswith("structlog."):
+        return "structlog"
+    if n.startswith("absl."):
+        return "absl"
+    if n.startswith("tqdm.") or n.rsplit(".", 1)[-1] in TQDM_METHODS:
+        return "tqdm"
+    return None
 
 
 def classify_logging_call(name: str | None, category: str, facts_imports: frozenset[str] = frozenset()) -> tuple[str, str]:
-    """(library, kind) for one logging call; kind is ``general`` or ``dl``."""
+    """(library, kind) for one logging call of a vocabulary category; kind is ``general`` or ``dl``."""
     n = (name or "?").lower()
-    wanted_kind = "dl" if category == "logging_dl" else "general"
-    for library, kind, pred in _LIB_RULES:
-        if kind != wanted_kind:
-            continue
-        try:
-            if pred(n):
-                if library == "logging":
-                    # A bare `log.info()` in a file that uses loguru/structlog (and not stdlib logging).
-                    if "logging" not in facts_imports:
-                        if "loguru" in facts_imports:
-                            return "loguru", "general"
-                        if "structlog" in facts_imports:
-                            return "structlog", "general"
-                return library, kind
-        except Exception:  # pragma: no cover - a predicate must never break the report
-            continue
-    if wanted_kind == "dl":
-        # `run.log(...)` and similar: attribute it to the one tracker the file imports, if any.
-        trackers = [t for t in ("wandb", "mlflow", "neptune", "comet_ml", "clearml", "aim") if t in facts_imports]
-        if len(trackers) == 1:
-            return {"comet_ml": "comet"}.get(trackers[0], trackers[0]), "dl"
-        return "other DL tracker", "dl"
-    return "logging", "general"
+    if category == "logging_dl":
+        library = _dl_library(n)
+        if library is None:
+            trackers = [lib for mod, lib in TRACKER_IMPORTS.items() if mod in facts_imports]
+            library = trackers[0] if len(trackers) == 1 else "other DL tracker"
+        return library, "dl"
+    library = _general_library(n)
+    if library is None:
+        # A logger object (`logger.info`, `log.warning`): stdlib logging, unless the file uses
+        # loguru or structlog and not stdlib logging.
+        library = "logging"
+        if "logging" not in facts_imports:
+            if "loguru" in facts_imports:
+                library = "loguru"
+            elif "structlog" in facts_imports:
+                library = "structlog"
+    return library, "general"
 
 
 # -- per-file analysis -----------------------------------------------------------------

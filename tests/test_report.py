@@ -478,3 +478,33 @@ def test_bad_input_is_reported_and_the_run_goes_on(tmp_path: Path):
     assert rep["files"]["unreadable_or_unparsable"] == 3
     assert rep["source_lines"] == 4 and rep["logging"]["calls"] == 1
     assert sorted(e.split(":")[0] for e in rep["errors"]) == ["latin.py", "loop.py", "nul.py"]
+
+
+@pytest.mark.parametrize("name, category, imports, expected", [
+    ("logging.info", "logging_general", {"logging"}, ("logging", "general")),
+    ("logger.warning", "logging_general", {"logging"}, ("logging", "general")),
+    ("log.info", "logging_general", {"structlog"}, ("structlog", "general")),
+    ("loguru.logger.info", "logging_general", {"loguru"}, ("loguru", "general")),
+    ("absl.logging.info", "logging_general", set(), ("absl", "general")),
+    ("pbar.set_postfix", "logging_general", set(), ("tqdm", "general")),
+    ("print", "logging_print", set(), ("print", "general")),
+    ("wandb.log", "logging_dl", {"wandb"}, ("wandb", "dl")),
+    ("run.log", "logging_dl", {"wandb"}, ("wandb", "dl")),
+    ("mlflow.log_metric", "logging_dl", {"mlflow"}, ("mlflow", "dl")),
+    ("writer.add_scalar", "logging_dl", set(), ("tensorboard", "dl")),
+    ("tensorflow.summary.scalar", "logging_dl", set(), ("tensorboard", "dl")),
+    ("self.log", "logging_dl", set(), ("lightning", "dl")),
+    ("tb_logger.log_hyperparams", "logging_dl", set(), ("lightning", "dl")),
+    ("accelerator.log", "logging_dl", set(), ("accelerate", "dl")),
+    ("experiment.log_metric", "logging_dl", set(), ("comet", "dl")),
+    ("logger.report_scalar", "logging_dl", set(), ("clearml", "dl")),
+    ("dllogger.log", "logging_dl", set(), ("dllogger", "dl")),
+    ("run[].append", "logging_dl", set(), ("neptune", "dl")),
+    ("aim_run.track", "logging_dl", set(), ("aim", "dl")),
+    ("_run.log_scalar", "logging_dl", set(), ("sacred", "dl")),
+    ("trainer.log_metrics", "logging_dl", set(), ("huggingface", "dl")),
+])
+def test_logging_calls_are_attributed_to_their_library(name, category, imports, expected):
+    from flake8_dllog.report import classify_logging_call
+
+    assert classify_logging_call(name, category, frozenset(imports)) == expected
