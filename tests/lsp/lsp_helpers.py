@@ -51,8 +51,9 @@ CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_c
 
 
 def capabilities(*, document_changes: bool = True, watchers: bool = True, configuration: bool = True,
-                 resolve: bool = False) -> types.ClientCapabilities:
+                 resolve: bool = False, encodings: list[str] | None = None) -> types.ClientCapabilities:
     return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration,
             did_change_configuration=types.DidChangeConfigurationClientCapabilities(dynamic_registration=False),

@@ -598,3 +598,15 @@ async def test_non_python_documents_are_not_linted(client: LanguageClient, tmp_p
     await wait_published(client, uri)
     assert md not in client.diagnostics
     assert not any("could not be parsed" in m.message for m in client.log_messages)
+
+
+async def test_negotiated_utf8_positions(client: LanguageClient, tmp_path):
+    result = await initialize(client, [tmp_path], encodings=[types.PositionEncodingKind.Utf8])
+    assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+    src = TRAIN.replace("        " + SAVE, '        note = "🔥🔥 日本"; ' + SAVE)
+    uri = write(tmp_path / "emoji.py", src).as_uri()
+    open_doc(client, uri, src)
+    published = await wait_published(client, uri)
+    save = diag(published.diagnostics, "DLL200")
+    prefix = '        note = "🔥🔥 日本"; '
+    assert save.range.start == types.Position(line=SAVE_LINE, character=len(prefix.encode("utf-8")))
