@@ -629,3 +629,13 @@ def test_run_name_in_an_attribute_bound_file_name_is_metadata():
         + "torch.save(model.state_dict(), args.ckpt_path)\n"
     )
     assert not only(check(source), "DLL201")
+
+
+def test_device_bound_to_cpu_is_not_an_accelerator():
+    source = 'device = torch.device("cpu")\nmodel = VAE()\nmodel = model.to(device)\n'
+    assert not only(check(source), "DLL400")
+
+
+def test_str_of_a_constant_path_is_literal():
+    source = "state = torch.load(str(CHECKPOINT), map_location='cpu')\nmodel.load_state_dict(state)\n"
+    assert not only(check(source), "DLL210")

@@ -136,7 +136,22 @@ def _device_of(facts: ModuleFacts, site: CallSite) -> ast.expr | None | bool:
         return dev if re.search(r"cuda|mps|xla|npu|xpu", text, re.I) else None
     if DTYPE_TEXT.search(text) and not re.search(r"device", text, re.I):
         return None
+    if isinstance(dev, ast.Name) and _always_cpu(facts, site, dev):
+        return None  # `device = torch.device("cpu")`: not an accelerator
     return dev if DEVICE_TEXT.search(text) else None
+
+
+def _always_cpu(facts: ModuleFacts, site: CallSite, name: ast.Name) -> bool:
+    idx = index_of(facts)
+    binds = idx.bindings(site.scope, name.id) or idx.bindings(facts.module, name.id)
+    if not binds:
+        return False
+    for _, value in binds:
+        if isinstance(value, ast.Call) and value.args and not value.keywords:
+            value = value.args[0]  # torch.device("cpu")
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.lower().startswith("cpu")):
+            return False
+    return True
 
 
 def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tuple[set[str], set[str]]:

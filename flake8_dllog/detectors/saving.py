@@ -587,7 +587,9 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         return is_literal_path(facts, site, expr.left, depth) and is_literal_path(facts, site, expr.right, depth)
     if isinstance(expr, ast.Call):
         name = dotted_name(expr.func, facts.aliases) or ""
-        if name.endswith(("path.join", "Path", "expanduser", "abspath")) and expr.args and not expr.keywords:
+        if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath")) or name == "str":
+            if not expr.args or expr.keywords:
+                return False
             return all(is_literal_path(facts, site, a, depth) for a in expr.args)
         return False
     if isinstance(expr, (ast.Name, ast.Attribute)) and _is_constant_name(expr):
