@@ -639,3 +639,13 @@ def test_device_bound_to_cpu_is_not_an_accelerator():
 def test_str_of_a_constant_path_is_literal():
     source = "state = torch.load(str(CHECKPOINT), map_location='cpu')\nmodel.load_state_dict(state)\n"
     assert not only(check(source), "DLL210")
+
+
+def test_tf_print_is_a_log():
+    source = """
+    import tensorflow as tf
+    if config.load.opt:
+        tf.print('Loading saved checkpoint from ' + checkpoint_load)
+        ckpt.restore(checkpoint_load)
+    """
+    assert not check(source)

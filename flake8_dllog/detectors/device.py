@@ -19,7 +19,7 @@ from typing import Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
 from . import Report, rule
-from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, site_report
+from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, is_log_call, site_report
 
 MODEL_NAME = re.compile(
     r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
@@ -189,7 +189,7 @@ def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tup
     for site in index_of(facts).evidence.get(id(scope), ()):
         args = list(site.node.args) + [kw.value for kw in site.node.keywords]
         texts = [facts.segment(a) for a in args]
-        if facts.is_logging(site):
+        if is_log_call(facts, site):
             if any(PLACEMENT_LOG.search(t) for t in texts):
                 return True
         # A same-module helper that logs and is handed the device (`log_env(device)`).

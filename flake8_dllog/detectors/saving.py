@@ -96,6 +96,15 @@ VERBOSITY_INFO = re.compile(r"(^|\.)set_verbosity_info$|(^|\.)set_verbosity$|ena
 # -- shared machinery --------------------------------------------------------------
 
 
+# Printing from inside traced/compiled code: tf.print and jax.debug.print write to the log
+# stream like print does (kept here until the shared logging vocabulary lists them).
+TRACED_PRINTS = frozenset({"tensorflow.print", "jax.debug.print"})
+
+
+def is_log_call(facts: ModuleFacts, site: CallSite) -> bool:
+    return facts.is_logging(site) or (facts.print_is_logging and site.name in TRACED_PRINTS)
+
+
 class _Index:
     """Per-module lookups built once: who calls which local function, where logs are."""
 
@@ -109,14 +118,14 @@ class _Index:
         # Evidence calls per scope: logging, or a call into a same-module function that logs.
         self.evidence: dict[int, list[CallSite]] = {}
         for site in facts.calls:
-            if facts.is_logging(site) or self._calls_logging_function(site):
+            if is_log_call(facts, site) or self._calls_logging_function(site):
                 self.evidence.setdefault(id(site.scope), []).append(site)
         # Calls whose arguments are a record of the run: logs, config dumps, metadata writers.
         record = facts.vocabulary.matcher("config_record")
         self.recorders: dict[int, list[CallSite]] = {}
         for site in facts.calls:
             name = site.name or ""
-            if facts.is_logging(site) or record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name):
+            if is_log_call(facts, site) or record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name):
                 self.recorders.setdefault(id(site.scope), []).append(site)
         self.stmt_count: dict[int, int] = {}
         self.assignments: dict[int, dict[str, list[tuple[ast.stmt, ast.expr]]]] = {}
@@ -274,7 +283,7 @@ def wrapper_logs(facts: ModuleFacts, scope: Scope) -> bool:
     for site in scope.calls:
         if site.loops:
             continue
-        if facts.is_logging(site):
+        if is_log_call(facts, site):
             return True
         target = facts.local_target(site)
         if target is not None and target is not scope and facts.scope_logs(target):
@@ -292,7 +301,7 @@ def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -
             continue
         if logged_nearby(facts, call.info, window):
             return True
-        if is_small_wrapper(facts, call.scope) and any(facts.is_logging(c) and not c.loops for c in call.scope.calls):
+        if is_small_wrapper(facts, call.scope) and any(is_log_call(facts, c) and not c.loops for c in call.scope.calls):
             return True
         if callers_log(facts, call.scope, window, depth - 1):
             return True
