@@ -180,7 +180,6 @@ class DllogLanguageServer(LanguageServer):
             "diagnostics": deque(maxlen=5000),
             "analysis": deque(maxlen=5000),
             "code_action": deque(maxlen=5000),
-            "dropped_stale": deque(maxlen=1),
         }
         self.dropped_stale = 0
         self.analyses = 0
@@ -206,6 +205,8 @@ class DllogLanguageServer(LanguageServer):
         self.log_line(message, level)
         if message in self._reported:
             return
+        if len(self._reported) > 500:  # a client sending ever-new bad values cannot grow this
+            self._reported.clear()
         self._reported.add(message)
         try:
             self.window_show_message(types.ShowMessageParams(type=level, message=message))
