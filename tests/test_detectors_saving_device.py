@@ -649,3 +649,37 @@ def test_tf_print_is_a_log():
         ckpt.restore(checkpoint_load)
     """
     assert not check(source)
+
+
+def test_prediction_cli_loading_the_model_named_on_the_command_line_is_silent():
+    source = """
+    import argparse
+    import tensorflow as tf
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--checkpoint", required=True)
+    args = parser.parse_args()
+    model = tf.keras.models.load_model(args.checkpoint)
+    text = generate(model, args.prompt)
+    print(f"Generated text: {text}")
+    """
+    assert not only(check(source), "DLL210")
+
+
+def test_evaluation_cli_loading_a_checkpoint_is_flagged():
+    source = """
+    import argparse
+    import torch
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--ckpt", required=True)
+        args = parser.parse_args()
+        model = ReIDModel().to("cpu")
+        model.load_state_dict(torch.load(args.ckpt, map_location="cpu"))
+        evaluate(model, query_dataset, gallery_dataset)
+
+    if __name__ == "__main__":
+        main()
+    """
+    assert only(check(source), "DLL210")

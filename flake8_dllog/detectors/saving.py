@@ -1053,6 +1053,13 @@ def _literal_hub_id(path: ast.expr | None) -> bool:
 def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not is_dl_module(facts):
         return
+    # A command-line prediction or conversion tool (parse args, load, predict, print): the
+    # user named the model on the command line and no number produced here is compared later.
+    prediction_cli = (
+        not is_training_module(facts)
+        and not facts.calls_in("metric_call")
+        and any(c.method in ("parse_args", "parse_known_args") for c in facts.calls)
+    )
     idx = index_of(facts)
     self_logging = facts.vocabulary.matcher("self_logging_save_load")
     exclusions = facts.vocabulary.matcher("load_exclusions")
@@ -1110,6 +1117,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             if target is None and method == "from_pretrained":
                 target = result
         if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
+            continue
+        if prediction_cli and path is not None and any(CONFIG_OBJECT.match(n) for n in _names_in(path)):
             continue
         if path is not None and facts.segment(path) in idx.saved_paths:
             continue  # reloading the checkpoint this file wrote (the best epoch, for testing)
