@@ -247,6 +247,18 @@ async function waitFor(predicate, timeoutMs, what, page) {
       // The workbench is still responsive (no hang): the command palette answers
       await runCommand("dllog: Show Output");
       step("workbench responsive");
+      // An interpreter that exists but lacks the package: the same notification, "not installed"
+      const nopkg = env("NOPKG_PYTHON", "");
+      if (nopkg) {
+        await runCommand("Notifications: Clear All Notifications");
+        writeWorkspaceSettings({ "dllog.interpreter": nopkg });
+        const toast2 = page.locator(".notifications-toasts .notification-toast", { hasText: "is not installed in the Python interpreter" });
+        await toast2.first().waitFor({ timeout: 60000 });
+        result.notificationNoPackage = (await toast2.first().innerText()).replace(/\s+/g, " ").trim();
+        step("notification for an interpreter without flake8-dllog", { text: result.notificationNoPackage });
+        await shot("no-package-notification");
+        await runCommand("Notifications: Clear All Notifications");
+      }
       // Pointing dllog.interpreter at a good Python restarts the server: diagnostics appear
       const good = env("GOOD_PYTHON", "");
       if (good) {

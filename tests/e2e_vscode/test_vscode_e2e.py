@@ -369,10 +369,13 @@ def test_wrong_interpreter_shows_notification(vsix: Path, tmp_path: Path, shots:
     ws.mkdir()
     shutil.copy(HERE / "fixture" / "train.py", ws / "train.py")
     bad = str(tmp_path / "no-such-venv" / "bin" / "python")
+    # a real interpreter without flake8-dllog: a bare venv
+    _run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], cwd=tmp_path, timeout=120)
+    nopkg = str(tmp_path / "bare" / "bin" / "python")
     with CodeServer(tmp_path / "cs", vsix, {"dllog.interpreter": bad}, ws) as cs:
         started = time.monotonic()
-        result = cs.drive("bad-interpreter", shots, {"TARGET_REL": "train.py", "GOOD_PYTHON": _python()},
-                          timeout=300)
+        plan = {"TARGET_REL": "train.py", "GOOD_PYTHON": _python(), "NOPKG_PYTHON": nopkg}
+        result = cs.drive("bad-interpreter", shots, plan, timeout=300)
         elapsed = time.monotonic() - started
     text = result["notification"]
     assert f"{bad} -m pip install 'flake8-dllog[lsp]'" in text, text
@@ -384,3 +387,5 @@ def test_wrong_interpreter_shows_notification(vsix: Path, tmp_path: Path, shots:
     # cleared them again
     assert any("DLL200" in row for row in result["recoveredRows"]), result["recoveredRows"]
     assert result["disabledCleared"]
+    assert f"{nopkg} -m pip install 'flake8-dllog[lsp]'" in result["notificationNoPackage"]
+    assert "No module named" in result["notificationNoPackage"], result["notificationNoPackage"]

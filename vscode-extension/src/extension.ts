@@ -30,6 +30,10 @@ let client: LanguageClient | undefined;
 let current: Interpreter | undefined;
 /** Serialises start/stop/restart so quick setting changes cannot start two servers. */
 let queue: Promise<void> = Promise.resolve();
+/** Times of unexpected server exits, for the restart policy. */
+let crashes: number[] = [];
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
 function rawSettings(scope?: vscode.ConfigurationScope): unknown {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
@@ -118,6 +122,7 @@ async function stopClient(): Promise<void> {
 
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
   await stopClient();
+  crashes = [];
   const scope = defaultScope();
   const raw = rawSettings(scope);
   const mapped = toServerSettings(raw);
@@ -157,8 +162,20 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),
       closed: () => {
-        log.error("the dllog server stopped; use 'dllog: Restart Server' after fixing the cause (see above)");
-        return { action: CloseAction.DoNotRestart, message: "dllog server stopped", handled: true };
+        // A crashed server is restarted up to MAX_RESTARTS times in RESTART_WINDOW_MS, then left
+        // stopped with an error the user can act on.
+        const now = Date.now();
+        crashes = crashes.filter((t) => now - t < RESTART_WINDOW_MS);
+        crashes.push(now);
+        if (crashes.length <= MAX_RESTARTS) {
+          log.warn(`the dllog server exited unexpectedly; restarting (${crashes.length}/${MAX_RESTARTS})`);
+          return { action: CloseAction.Restart, handled: true };
+        }
+        log.error("the dllog server keeps exiting; use 'dllog: Restart Server' after fixing the cause (see above)");
+        return {
+          action: CloseAction.DoNotRestart,
+          message: "dllog: the server keeps exiting; see 'dllog: Show Output', then 'dllog: Restart Server'.",
+        };
       },
     },
     middleware: {
