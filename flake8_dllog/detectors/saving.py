@@ -144,7 +144,11 @@ class _Index:
                 for name, sub_value in _unpack(target, value):
                     names.setdefault(name, []).append((stmt, sub_value))
         self.project_imports: set[str] = set()
-        for node in facts._import_nodes(facts.tree.body):
+        import_nodes = getattr(facts, "_import_nodes", None)
+        nodes = import_nodes(facts.tree.body) if import_nodes else (
+            n for n in ast.walk(facts.tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+        )
+        for node in nodes:
             if isinstance(node, ast.ImportFrom):
                 top = (node.module or "").split(".")[0]
                 if node.level > 0 or top not in KNOWN_LIBRARIES:
