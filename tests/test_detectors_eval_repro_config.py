@@ -600,3 +600,20 @@ def test_seed_saved_with_the_checkpoint_is_recorded():
         torch.save({"model": model.state_dict(), "seed": args.seed}, "ckpt.pt")
     """
     assert findings(src, {"DLL501"}) == []
+
+
+def test_ddp_main_worker_seed_is_judged_but_dataloader_worker_init_is_not():
+    ddp = """
+    import torch
+
+    def main_worker(gpu, ngpus_per_node, args):
+        torch.manual_seed(args.seed)
+    """
+    assert [f.code for f in findings(ddp, {"DLL501"})] == ["DLL501"]
+    worker = """
+    import numpy as np
+
+    def worker_init_fn(worker_id, base_seed):
+        np.random.seed(base_seed + worker_id)
+    """
+    assert findings(worker, {"DLL501"}) == []

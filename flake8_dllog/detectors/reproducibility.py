@@ -291,10 +291,14 @@ def unseeded_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
 # -- DLL501 ---------------------------------------------------------------------------
 
 
+DATA_WORKER_INIT = re.compile(r"worker_init|seed_worker|init_worker|worker_seed", re.I)
+
+
 def _in_worker_init(scope: Scope) -> bool:
+    """A DataLoader ``worker_init_fn`` (per-worker seeding), not a DDP ``main_worker``."""
     s: Scope | None = scope
     while s is not None and not s.is_module:
-        if "worker" in s.name.lower() or "worker_id" in scope_params(s):
+        if DATA_WORKER_INIT.search(s.name) or "worker_id" in scope_params(s):
             return True
         s = s.parent
     return False
