@@ -617,3 +617,14 @@ def test_ddp_main_worker_seed_is_judged_but_dataloader_worker_init_is_not():
         np.random.seed(base_seed + worker_id)
     """
     assert findings(worker, {"DLL501"}) == []
+
+
+def test_a_checkpoints_own_config_json_is_not_the_runs_config():
+    src = """
+    import json
+    import os
+
+    with open(os.path.join(args.model_dir, "config.json")) as f:
+        config = json.load(f)
+    """
+    assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []

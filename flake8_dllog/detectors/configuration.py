@@ -240,6 +240,15 @@ def _data_file_load(site: CallSite, names: list[str]) -> bool:
     return True
 
 
+MODEL_FILE_WORD = re.compile(r"model|ckpt|checkpoint|pretrained|tokenizer|weights|hub", re.I)
+
+
+def _describes_a_model(facts: ModuleFacts, load: ConfigLoad) -> bool:
+    """``json.load(open(os.path.join(model_dir, "config.json")))``: the architecture config
+    shipped with a checkpoint, not this run's hyperparameters."""
+    return any(MODEL_FILE_WORD.search(path) for path in _source_paths(facts, load))
+
+
 def _value_holds(value: ast.AST | None, call: ast.Call) -> bool:
     """Does ``value`` evaluate to the call's result (``x``, ``x[0]``, ``a if c else x``,
     ``vars(x)``), rather than merely use it?"""
@@ -300,8 +309,11 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
             names = [n for n in names if n and n != "_"]
             if not names or _data_file_load(site, names):
                 continue
+            load = ConfigLoad(site, tuple(names), kind, stmt, site.scope)
+            if kind in ("json", "yaml", "dict") and _describes_a_model(facts, load):
+                continue
             seen_sites.add(id(site.node))
-            loads.append(ConfigLoad(site, tuple(names), kind, stmt, site.scope))
+            loads.append(load)
             # `args = parser.parse_args(); return args`: the caller owns the config.
             if not site.scope.is_module and _returns_any(site.scope, set(names)):
                 loader_kind.setdefault(site.scope.qualname, kind)
