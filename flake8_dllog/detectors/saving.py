@@ -572,7 +572,6 @@ def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterat
             continue
         if (self_logging.match(site.name) and not self_logging_too) or _is_excluded_pretrained(facts, site):
             continue
-        receiver = site.receiver
         if site.method == "save" and not _plausible_generic_save(facts, site):
             continue
         if _site_is_test(facts, site):
@@ -981,25 +980,6 @@ def _is_file_load_call(facts: ModuleFacts, node: ast.AST | None) -> bool:
         return False
     name = dotted_name(node.func, facts.aliases) or ""
     return bool(FILE_LOADS.search(name))
-
-
-def _load_source(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 3) -> ast.Call | None:
-    """The file-loading call a ``load_state_dict`` argument comes from, if any."""
-    while depth > 0 and expr is not None:
-        depth -= 1
-        if isinstance(expr, ast.Subscript):
-            expr = expr.value
-            continue
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("get", "pop", "items", "copy"):
-            expr = expr.func.value
-            continue
-        if _is_file_load_call(facts, expr):
-            return expr  # type: ignore[return-value]
-        if isinstance(expr, ast.Name):
-            expr = index_of(facts).binding(site.scope, expr.id, site.node.lineno)
-            continue
-        return None
-    return None
 
 
 def _load_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, ast.expr | None]:
