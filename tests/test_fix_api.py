@@ -338,3 +338,20 @@ def test_a_builder_error_is_no_fix_not_a_crash(monkeypatch):
     assert fixes_for_finding(source, _finding("DLL100", source), Config()) == []
     result = fix_source(source, "train.py", Config(), select={"DLL100"})
     assert result.source == source and [f.code for f in result.remaining] == ["DLL100"]
+
+
+def test_dll201_is_not_offered_when_the_file_loads_bare_weights_back():
+    source = _src("""\
+        import torch
+
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = criterion(model(x), y)
+                loss.backward()
+                optimizer.step()
+                print(loss.item())
+            torch.save(model.state_dict(), args.out)
+        model.load_state_dict(torch.load(args.out))
+        """)
+    finding = _finding("DLL201", source)
+    assert fixes_for_finding(source, finding, Config()) == []

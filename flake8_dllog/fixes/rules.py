@@ -623,6 +623,10 @@ def fix_bare_weights(info: FileInfo, finding: Finding, ctx: dict, target: Target
     saved = call.args[0]
     if isinstance(saved, ast.Dict):
         raise NoFix("already a dict")
+    if _loads_bare_weights(info):
+        # The file reads its checkpoints back as bare weights (`load_state_dict(torch.load(p))`):
+        # wrapping the save would break that load, so no fix is offered.
+        raise NoFix("the file loads bare weights")
     ref = info.enclosing_stmt(call.lineno)
     func = ref.func if ref else None
     line = call.lineno
@@ -672,6 +676,23 @@ def fix_bare_weights(info: FileInfo, finding: Finding, ctx: dict, target: Target
     edit = TextEdit(saved.lineno - 1, start, saved.end_lineno - 1, end, text)
     names = "/".join(k for k in ("epoch", "step", "optimizer", "config", "seed") if k in values)
     return Plan(title=f"Save a dict with the weights and {names} (load it with ckpt[\"model\"])", backend="torch.save", edits=[edit])
+
+
+def _loads_bare_weights(info: FileInfo) -> bool:
+    cached = info._cache.get("loads_bare")
+    if cached is None:
+        cached = False
+        if "load_state_dict" in info.text:
+            for node in ast.walk(info.tree):
+                if (
+                    isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict"
+                    and node.args and isinstance(node.args[0], ast.Call)
+                    and (info.resolve(dotted(node.args[0].func)) or "").endswith("torch.load")
+                ):
+                    cached = True
+                    break
+        info._cache["loads_bare"] = cached
+    return cached
 
 
 def _lightning_trainer(info: FileInfo, func, line: int) -> str | None:
