@@ -213,3 +213,11 @@ def test_version_and_help():
     assert r.returncode == 0 and r.stdout.startswith("dllog ")
     r = dllog("check", "--help")
     assert r.returncode == 0 and "--statistics" in r.stdout
+
+
+def test_examples_match_expected_findings(repo_root: Path):
+    # examples/expected_findings.txt is reviewed by hand, line by line (examples/README.md).
+    expected = (repo_root / "examples" / "expected_findings.txt").read_text(encoding="utf-8")
+    r = dllog("check", "examples/", cwd=repo_root)
+    assert r.returncode == 1
+    assert r.stdout == expected

@@ -1,5 +1,8 @@
 # Pretrain a convolutional autoencoder on unlabeled image crops.
 # Exported from a notebook; run top to bottom with `python pretrain.py`.
+from datetime import datetime
+from pathlib import Path
+
 import torch
 from torch import nn
 from torch.utils.data import DataLoader
@@ -34,6 +37,10 @@ data = datasets.ImageFolder("data/crops", transform=transform)
 loader = DataLoader(data, batch_size=128, shuffle=True, num_workers=8)
 
 model = AutoEncoder().to(device)
+previous_runs = sorted(Path("checkpoints").glob("*/encoder.pt"))
+if previous_runs:
+    # Warm-start from the most recent run.
+    model.encoder.load_state_dict(torch.load(previous_runs[-1], map_location=device))
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
 criterion = nn.MSELoss()
 
@@ -46,4 +53,6 @@ for epoch in range(30):
         loss.backward()
         optimizer.step()
 
-torch.save(model.encoder.state_dict(), "encoder.pt")
+out_dir = Path("checkpoints") / datetime.now().strftime("%Y%m%d-%H%M%S")
+out_dir.mkdir(parents=True, exist_ok=True)
+torch.save(model.encoder.state_dict(), out_dir / "encoder.pt")

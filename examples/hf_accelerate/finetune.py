@@ -52,7 +52,7 @@ def main():
 
     tokenizer = AutoTokenizer.from_pretrained(args.model)
     model = AutoModelForSequenceClassification.from_pretrained(args.model, num_labels=2)
-    logger.info("loaded pretrained weights from %s", args.model)
+    logger.info("loaded pretrained weights from %s", model.name_or_path)
 
     train_dataloader, eval_dataloader = build_dataloaders(tokenizer, args.batch_size)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)

@@ -48,7 +48,7 @@ def main():
     parser.add_argument("--resume", default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO)
-    logger.info("reading config %s", args.config)
+    logger.info("arguments: %s", vars(args))
 
     with open(args.config) as fh:
         cfg = yaml.safe_load(fh)
@@ -56,7 +56,6 @@ def main():
     model = build_model(cfg["hidden_units"], cfg["num_classes"])
     if args.resume:
         model.load_weights(args.resume)
-        logger.info("resumed weights from %s", args.resume)
 
     dataset = make_dataset(cfg["batch_size"])
     train(model, dataset, cfg["epochs"], cfg["learning_rate"])
