@@ -94,20 +94,28 @@ class Matcher:
         self.patterns = tuple(dict.fromkeys(p.strip() for p in patterns if p and p.strip()))
         by_last: dict[str, list[str]] = {}
         wild: list[str] = []
+        wild_last_only: list[str] = []  # wild last segment, any head (`**.*accuracy*`)
+        heads: set[str] = set()  # `neptune.*`: a literal head module, any tail
         for pat in self.patterns:
             last = last_segment(pat).lower()
             if "*" in last:
                 wild.append(pat)
+                head = pat.split(".", 1)[0]
+                if not pat.startswith("**.") and "*" not in head:
+                    heads.add(head.lower())
+                else:
+                    wild_last_only.append(pat)
             else:
                 by_last.setdefault(last, []).append(pat)
+        self.heads = frozenset(heads)
         self._by_last = {
             key: re.compile("|".join(f"(?:{pattern_to_regex(p)})" for p in pats) + r"\Z", re.I)
             for key, pats in by_last.items()
         }
         self._last_cache: dict[str, bool] = {}
         self._wild_last = (
-            re.compile("|".join(f"(?:{_segment_regex(last_segment(p))})" for p in wild) + r"\Z", re.I)
-            if wild
+            re.compile("|".join(f"(?:{_segment_regex(last_segment(p))})" for p in wild_last_only) + r"\Z", re.I)
+            if wild_last_only
             else None
         )
         self._wild = (
@@ -117,7 +125,8 @@ class Matcher:
         )
 
     def may_match_last(self, last: str) -> bool:
-        """Could a call whose last name segment is ``last`` (lower-case) match at all?"""
+        """Could a call whose last name segment is ``last`` (lower-case) match, other than
+        through a pattern anchored at a literal head module (see ``heads``)?"""
         cache = self._last_cache
         hit = cache.get(last)
         if hit is None:

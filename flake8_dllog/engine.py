@@ -9,6 +9,7 @@ Public entry points (every face uses only these):
 from __future__ import annotations
 
 import ast
+import gc
 import errno
 import io
 import os
@@ -140,7 +141,21 @@ def check_tree(
     enabled = codes if codes is not None else config.enabled_codes(path)
     if not enabled or config.is_test_path(path):
         return []
+    # The facts are many small objects created while the whole tree is alive; letting the
+    # cyclic GC scan that tree again and again doubled the run time. Nothing here needs
+    # the cyclic collector: facts.release() breaks the few cycles when we are done.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     facts = ModuleFacts(tree, lines, config.vocabulary, print_is_logging=config.print_is_logging)
+    try:
+        return _run_detectors(facts, enabled, path, config, lines, noqa)
+    finally:
+        facts.release()
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _run_detectors(facts: ModuleFacts, enabled, path: str, config: Config, lines: list[str], noqa: bool) -> list[Finding]:
     catalog = config.catalog
     findings: list[Finding] = []
     seen: set[tuple] = set()

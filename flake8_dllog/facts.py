@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .catalog import Vocabulary
 
@@ -386,6 +386,8 @@ class ModuleFacts:
         self.__dict__.pop("logging_calls", None)
         self.__dict__.pop("_logging_ids", None)
         self.__dict__.pop("_calls_by_last", None)
+        self.__dict__.pop("_calls_by_head", None)
+        self.__dict__.pop("text", None)
 
     # -- queries ------------------------------------------------------------------------
     def local_target(self, site: CallSite) -> Scope | None:
@@ -417,12 +419,31 @@ class ModuleFacts:
             if matcher:
                 # Test only the calls whose last name segment can match: a file has a few
                 # hundred distinct method names but thousands of calls.
+                seen: set[int] = set()
                 for last, sites in self._calls_by_last.items():
                     if matcher.may_match_last(last):
-                        cached.extend(s for s in sites if matcher.match(s.name))
+                        for s in sites:
+                            if matcher.match(s.name):
+                                cached.append(s)
+                                seen.add(id(s))
+                by_head = self._calls_by_head
+                for head in matcher.heads:
+                    for s in by_head.get(head, ()):
+                        if id(s) not in seen and matcher.match(s.name):
+                            cached.append(s)
+                            seen.add(id(s))
                 cached.sort(key=_call_order)
             self._category_cache[category] = cached
         return cached
+
+    @cached_property
+    def _calls_by_head(self) -> dict[str, list[CallSite]]:
+        index: dict[str, list[CallSite]] = {}
+        for site in self.calls:
+            name = site.name
+            if name:
+                index.setdefault(name.split(".", 1)[0].lower(), []).append(site)
+        return index
 
     @cached_property
     def _calls_by_last(self) -> dict[str, list[CallSite]]:
@@ -495,6 +516,20 @@ class ModuleFacts:
         end = getattr(node, "end_lineno", start)
         return [c for c in self.calls if start <= c.node.lineno <= end]
 
+    @cached_property
+    def text(self) -> str:
+        """The module's source text (for cheap textual pre-checks before AST walks)."""
+        return "\n".join(self.lines)
+
+    def span_mentions(self, node: ast.AST, words: "Iterable[str]") -> bool:
+        """Does the source of ``node``'s lines contain any of ``words``? (a pre-filter)"""
+        start = getattr(node, "lineno", None)
+        if start is None:
+            return True
+        end = getattr(node, "end_lineno", None) or start
+        chunk = self.lines[start - 1 : end]
+        return any(w in line for line in chunk for w in words)
+
     def segment(self, node: ast.AST) -> str:
         """Source text of a node (best effort, one line joined)."""
         try:
@@ -551,6 +586,35 @@ def _child_fields(cls: type) -> tuple[str, ...]:
         fields = tuple(f for f in fields if f not in _LEAF_FIELDS)
     _CHILD_FIELDS[cls] = fields
     return fields
+
+
+_WALK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``node`` (itself included), depth-first.
+
+    A drop-in for ``ast.walk`` where order does not matter; about three times faster,
+    because it skips the generator-per-node machinery and the expression contexts.
+    """
+    stack = [node]
+    ast_type = ast.AST
+    while stack:
+        n = stack.pop()
+        yield n
+        fields = _WALK_FIELDS.get(n.__class__)
+        if fields is None:
+            fields = _WALK_FIELDS[n.__class__] = tuple(f for f in n._fields if f != "ctx")
+        for fname in fields:
+            v = getattr(n, fname, None)
+            if v is None or v.__class__ is str:
+                continue
+            if v.__class__ is list:
+                for item in v:
+                    if isinstance(item, ast_type):
+                        stack.append(item)
+            elif isinstance(v, ast_type):
+                stack.append(v)
 
 
 def _call_order(site: CallSite) -> tuple[int, int]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -232,7 +232,7 @@ def _data_file_load(site: CallSite, names: list[str]) -> bool:
         return False
     if any(CONFIG_FILE_WORD.search(n.rsplit(".", 1)[-1]) for n in names):
         return False
-    for node in ast.walk(site.node):
+    for node in walk(site.node):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and CONFIG_FILE_WORD.search(node.value):
             return False
         if isinstance(node, (ast.Name, ast.Attribute)) and CONFIG_FILE_WORD.search(plain_dotted(node) or ""):
@@ -416,10 +416,13 @@ def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> set[str]:
     aliases = set(names)
     for _ in range(4):
         before = len(aliases)
+        roots = {a.split(".")[0] for a in aliases}
         for info in facts.stmt_infos.values():
             stmt = info.stmt
+            if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                continue
             value = stmt_value(stmt)
-            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and value is not None and _is_converting(value, aliases):
+            if value is not None and facts.span_mentions(value, roots) and _is_converting(value, aliases):
                 aliases.update(stmt_targets(stmt))
         for site in facts.calls:
             exprs = call_exprs(site)
@@ -543,13 +546,21 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
         if site.method in SELF_RECORDING_METHODS and site.receiver is not None and plain_dotted(site.receiver) in aliases:
             return True
     # Neptune `run["parameters"] = vars(args)`, `wandb.config.hparams = cfg`: stored into a tracker.
+    roots = {a.split(".")[0] for a in aliases}
     for info in facts.stmt_infos.values():
         stmt = info.stmt
-        if isinstance(stmt, ast.Assign) and mentions([stmt.value], aliases)[0]:
+        if (
+            isinstance(stmt, ast.Assign)
+            and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in stmt.targets)
+            and facts.span_mentions(stmt.value, roots)
+            and mentions([stmt.value], aliases)[0]
+        ):
             for target in stmt.targets:
                 if isinstance(target, (ast.Subscript, ast.Attribute)) and TRACKER_OBJECT.search(dotted_name(target) or ""):
                     return True
     for site, how in _record_calls(facts):
+        if not facts.span_mentions(site.node, roots) and not (how == "record" and _last(site.name) == "save_hyperparameters"):
+            continue
         exprs = call_exprs(site)
         whole, fields = mentions(exprs, aliases)
         if how == "record" and _last(site.name).endswith("Trainer"):
@@ -571,7 +582,7 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
     # `for k, v in vars(args).items(): print(k, v)`
     for info in facts.stmt_infos.values():
         stmt = info.stmt
-        if isinstance(stmt, (ast.For, ast.AsyncFor)) and mentions([stmt.iter], aliases)[0]:
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and facts.span_mentions(stmt.iter, roots) and mentions([stmt.iter], aliases)[0]:
             start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
             if any(start <= c.node.lineno <= end for c in facts.logging_calls):
                 return True
@@ -628,7 +639,7 @@ def config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
         if _last(site.name) not in FILE_KEEPING_CALLS and not facts.is_logging(site):
             continue
         for arg in call_exprs(site):
-            if any(facts.segment(node) in paths for node in ast.walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Constant))):
+            if any(facts.segment(node) in paths for node in walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Constant))):
                 return True
     return False
 

@@ -27,7 +27,7 @@ from typing import Iterator
 
 from ..catalog import Matcher
 from ..config import Config
-from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name
+from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, header_span, rule
 from .training import training_loops
 
@@ -120,7 +120,7 @@ def is_metric_call(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _is_accuracy_expr(node: ast.AST, augmented: bool) -> bool:
     """``(pred == y).sum()``, ``pred.eq(y).float().mean()``, ``correct += (p == y)``."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         compare = (isinstance(sub, ast.Compare) and any(isinstance(op, ast.Eq) for op in sub.ops)) or (
             isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eq"
         )
@@ -128,7 +128,7 @@ def _is_accuracy_expr(node: ast.AST, augmented: bool) -> bool:
             continue
         if augmented:
             return True
-        for outer in ast.walk(node):
+        for outer in walk(node):
             if isinstance(outer, ast.Call):
                 fname = outer.func.attr if isinstance(outer.func, ast.Attribute) else (outer.func.id if isinstance(outer.func, ast.Name) else "")
                 if fname in ACCURACY_REDUCERS or fname in ("sum", "mean"):
@@ -138,7 +138,7 @@ def _is_accuracy_expr(node: ast.AST, augmented: bool) -> bool:
 
 def _has_loss_attribute(node: ast.AST) -> bool:
     """``outputs.loss`` (Hugging Face models return the loss as an attribute)."""
-    return any(isinstance(sub, ast.Attribute) and sub.attr in ("loss", "eval_loss") for sub in ast.walk(node))
+    return any(isinstance(sub, ast.Attribute) and sub.attr in ("loss", "eval_loss") for sub in walk(node))
 
 
 def _target_names(target: ast.AST) -> list[str]:
@@ -270,7 +270,7 @@ def derived_names(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and _refs(_names_in(stmt.iter), derived):
                 derived.update(_target_names(stmt.target))
             for expr in _stmt_own_exprs(stmt):
-                for call in ast.walk(expr):
+                for call in walk(expr):
                     if (
                         isinstance(call, ast.Call)
                         and isinstance(call.func, ast.Attribute)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, header_span, rule
 from .configuration import (
     config_file_kept,
@@ -88,7 +88,7 @@ def _referenced_functions(facts: ModuleFacts, nodes: list[ast.AST], class_name: 
         facts._dllog_methods = methods  # type: ignore[attr-defined]
     out: set[str] = set()
     for root in nodes:
-        for node in ast.walk(root):
+        for node in walk(root):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 scope = facts.functions.get(node.id)
                 if scope is not None:
@@ -230,7 +230,10 @@ def _entry_anchor(facts: ModuleFacts, entry: EntryPoint) -> dict:
 
 
 def _mentions_word(facts: ModuleFacts, word: re.Pattern) -> bool:
-    for node in ast.walk(facts.tree):
+    # Only comments can mention the word without the tree doing so: check the text first.
+    if not word.search(facts.text):
+        return False
+    for node in walk(facts.tree):
         if isinstance(node, ast.Name):
             text = node.id
         elif isinstance(node, ast.Attribute):
@@ -572,7 +575,7 @@ def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast
     texts = {c for c in carriers if "[" in c}
     if texts:
         for e in log_exprs:
-            for node in ast.walk(e):
+            for node in walk(e):
                 if isinstance(node, ast.Subscript) and facts.segment(node) in texts:
                     return True
     # `wandb.init(config={"seed": args.seed})`, `torch.save({"seed": args.seed, ...}, path)`
@@ -650,7 +653,7 @@ def nondeterministic_training(facts: ModuleFacts, config: Config) -> Iterator[Re
 def _provenance_recorded(facts: ModuleFacts) -> bool:
     if facts.calls_in("provenance"):
         return True
-    for node in ast.walk(facts.tree):
+    for node in walk(facts.tree):
         if isinstance(node, ast.Attribute):
             text = dotted_name(node, facts.aliases) or node.attr
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -13,12 +13,13 @@ gradients for saliency, guidance or gradient checks are not training.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name
+from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, header_span, rule
 
 # Unresolved calls whose name says they report something (a project's own meter, hook or
@@ -42,6 +43,7 @@ def name_words(name: str) -> list[str]:
     return [w.lower() for w in _WORD_SPLIT.split(name) if w]
 
 
+@functools.lru_cache(maxsize=4096)
 def possibly_reports(dotted: str) -> bool:
     """Does this (unresolved) call's name say it reports something?"""
     parts = [p for p in dotted.split(".") if p]
@@ -215,6 +217,15 @@ def is_training_module(facts: ModuleFacts) -> bool:
 
 
 def _is_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
+    memo = facts.__dict__.setdefault("_possibly_logging_memo", {})
+    key = id(site.node)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _judge_possibly_logging(facts, site)
+    return hit
+
+
+def _judge_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
     if facts.is_logging(site):
         return True
     target = facts.local_target(site)
@@ -424,7 +435,7 @@ def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
         refs = _names_in(a)
         if _refs_any(refs, derived) or any(LOSS_WORD.search(r.split(".")[-1]) for r in refs):
             return True
-        for sub in ast.walk(a):
+        for sub in walk(a):
             if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and LOSS_WORD.search(sub.value):
                 # `wandb.log({"train/loss": ...})` or a format string naming the loss:
                 # the author says this is the loss; trust them.
@@ -533,7 +544,7 @@ def _lightning_steps(facts: ModuleFacts) -> list[Scope]:
 
 def _returns_log_dict(scope: Scope) -> ast.AST | None:
     """Lightning 1.x `return {"loss": loss, "log": {...}}`: ignored by Lightning 2.x."""
-    for n in ast.walk(scope.node):
+    for n in walk(scope.node):
         if isinstance(n, ast.Return) and isinstance(n.value, ast.Dict):
             for key in n.value.keys:
                 if isinstance(key, ast.Constant) and key.value == "log":
@@ -671,7 +682,7 @@ def _scope_has_possibly_logging(facts: ModuleFacts, scope: Scope) -> bool:
 
 
 def _returned_name(scope: Scope) -> str | None:
-    for n in ast.walk(scope.node):
+    for n in walk(scope.node):
         if isinstance(n, ast.Return) and isinstance(n.value, ast.Name):
             return n.value.id
     return None
