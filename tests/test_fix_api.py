@@ -355,3 +355,31 @@ def test_dll201_is_not_offered_when_the_file_loads_bare_weights_back():
         """)
     finding = _finding("DLL201", source)
     assert fixes_for_finding(source, finding, Config()) == []
+
+
+def test_insertions_at_one_point_close_the_inner_block_first():
+    from flake8_dllog.fixes import _ordered
+
+    header = TextEdit(3, 0, 3, 0, "import logging\n")
+    outer = TextEdit(9, 0, 9, 0, "    logger.info('epoch')\n")
+    inner = TextEdit(9, 0, 9, 0, "        logger.info('step')\n")
+    top = TextEdit(9, 0, 9, 0, "logger.info('done')\n")
+    assert _ordered([header, top, outer, inner]) == [header, inner, outer, top]
+    source = "\n".join(f"l{i}" for i in range(12)) + "\n"
+    source = source.replace("l8", "for a in b:\n    for c in d:\n        f(c)")
+    # (applying them keeps each block's code inside its block)
+    text = apply_edits(source, _ordered([TextEdit(11, 0, 11, 0, "    g()\n"), TextEdit(11, 0, 11, 0, "        h()\n")]))
+    ast.parse(text)
+    assert "        f(c)\n        h()\n    g()\n" in text
+
+
+def test_findings_a_fix_brings_are_fixed_in_the_same_run():
+    # Seeding (DLL500) makes the entry point subject to DLL502; one `fix` settles both.
+    source = "import torch\n\n\ndef main():\n" + textwrap.indent(LOOP, "    ") + "    print(loss.item())\n" + '\n\nif __name__ == "__main__":\n    main()\n'
+    first = [f.code for f in check_source(source, "train.py", Config(), codes=frozenset({"DLL500", "DLL502"})).findings]
+    result = fix_source(source, "train.py", Config(), select={"DLL500", "DLL502"})
+    assert "torch.manual_seed(seed)" in result.source and "torch.backends.cudnn.deterministic = True" in result.source
+    assert not result.remaining, result.remaining
+    assert apply_edits(source, result.edits) == result.source
+    assert fix_source(result.source, "train.py", Config(), select={"DLL500", "DLL502"}).source == result.source
+    assert "DLL500" in first

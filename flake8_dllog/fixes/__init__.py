@@ -14,6 +14,7 @@ formatting. Templates are text in ``rules/templates.yaml``.
 from __future__ import annotations
 
 import ast
+import difflib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from . import emit
 from .analysis import FileInfo, StmtRef
 from .rules import BUILDERS, NoFix, Plan, Target
 from .templates import MESSAGE_BACKENDS
-from .text import TextEdit, apply_edits, edits_overlap
+from .text import TextEdit, apply_edits, edits_overlap, split_lines
 
 __all__ = ["Fix", "FixResult", "TextEdit", "detect_backends", "fix_source", "fixes_for_finding", "apply_edits"]
 
@@ -258,21 +259,50 @@ def fix_source(
     findings = _findings(text, tree, path, config, codes)
     if not findings:
         return FixResult(source=source)
-    try:
-        edits, fixed = plan_fixes(text, tree, findings, config, backend=backend)
-    except (RecursionError, MemoryError):  # pathological nesting: leave the file alone
+    current, current_tree, pending = text, tree, findings
+    rounds: list[list[TextEdit]] = []
+    fixed: list[Finding] = []
+    remaining = findings
+    # A fix can make another rule apply (the seeding it adds asks for determinism flags): like
+    # ruff, fix again until nothing fixable is left, so that a second `dllog fix` changes nothing.
+    for _ in range(MAX_ROUNDS):
+        try:
+            edits, fixed_now = plan_fixes(current, current_tree, pending, config, backend=backend)
+        except (RecursionError, MemoryError):  # pathological nesting: leave the file as it is
+            break
+        if not edits:
+            break
+        try:
+            new_text = apply_edits(current, edits)
+            # The re-check's parse is also the proof that the fixed file parses.
+            new_tree = parse_source(new_text, path)
+        except (ValueError, SourceError):
+            break
+        rounds.append(edits)
+        fixed += fixed_now
+        current, current_tree = new_text, new_tree
+        remaining = _findings(current, current_tree, path, config, codes)
+        pending = [f for f in remaining if f.fixable]
+        if not pending:
+            break
+    if not rounds:
         return FixResult(source=source, remaining=findings)
-    if not edits:
-        return FixResult(source=source, remaining=findings)
-    try:
-        new_text = apply_edits(text, edits)
-        # The re-check's parse is also the proof that the fixed file parses.
-        new_tree = parse_source(new_text, path)
-    except (ValueError, SourceError):
-        return FixResult(source=source, remaining=findings)
-    remaining = _findings(new_text, new_tree, path, config, codes)
+    edits = rounds[0] if len(rounds) == 1 else _line_edits(text, current)
     out_edits = _shift_bom(edits) if bom else edits
-    return FixResult(source=(BOM if bom else "") + new_text, edits=out_edits, fixed=fixed, remaining=remaining)
+    return FixResult(source=(BOM if bom else "") + current, edits=out_edits, fixed=fixed, remaining=remaining)
+
+
+MAX_ROUNDS = 4
+
+
+def _line_edits(old: str, new: str) -> list[TextEdit]:
+    """Whole-line edits turning ``old`` into ``new`` (after several rounds of fixes)."""
+    a, b = split_lines(old), split_lines(new)
+    edits = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            edits.append(TextEdit(i1, 0, i2, 0, "".join(b[j1:j2])))
+    return edits
 
 
 def plan_fixes(
@@ -309,7 +339,21 @@ def plan_fixes(
             if (e.start_line, e.start_column) != (e.end_line, e.end_column):
                 replacements.append(e)
         fixed.append(finding)
-    return header + body, fixed
+    return _ordered(header + body), fixed
+
+
+def _ordered(edits: list[TextEdit]) -> list[TextEdit]:
+    """Whole-line insertions at one point: the more indented first (the end of an inner block
+    comes before the code after it); otherwise the original order (headers first)."""
+
+    def depth(e: TextEdit) -> int:
+        if e.start_column or (e.start_line, e.start_column) != (e.end_line, e.end_column):
+            return 0
+        first = e.new_text.lstrip("\r\n")
+        return len(first) - len(first.lstrip(" \t"))
+
+    keyed = sorted(enumerate(edits), key=lambda ie: ((ie[1].start_line, ie[1].start_column), -depth(ie[1]), ie[0]))
+    return [e for _, e in keyed]
 
 
 def _apply_checked(text: str, path: str, edits: list[TextEdit]) -> str | None:

@@ -64,6 +64,8 @@ class FileInfo:
     run_starts: list[tuple[int, ast.AST | None]] = field(default_factory=list)  # (line, func) of wandb.init / mlflow.start_run
     lightning_classes: set[str] = field(default_factory=set)
     used_loggers: set[str] = field(default_factory=set)  # `logger.info(...)` receivers
+    state_bound_loggers: set[str] = field(default_factory=set)
+    configure_sites: list[tuple[ast.stmt, ast.AST | None]] = field(default_factory=list)  # basicConfig & co
     main_guard: ast.If | None = None
     indent_unit: str = "    "
     _scan_lines: set[int] = field(default_factory=set, repr=False)
@@ -193,8 +195,14 @@ class FileInfo:
                 if binding is None:
                     continue
                 last = called.rsplit(".", 1)[-1]
-                if called in ("logging.getLogger", "logging.getLoggerClass") or last == "getLogger" and "logging" in called:
+                if (last == "getLogger" and "logging" in called) or (
+                    # accelerate/transformers/absl-style `get_logger(__name__)`: %-style loggers
+                    last == "get_logger" and "logging" in called and not called.startswith("structlog")
+                ):
                     self.loggers.append((binding, "logging"))
+                    if called.startswith("accelerate."):
+                        # accelerate's logger raises until an Accelerator/PartialState exists.
+                        self.state_bound_loggers.add(binding.name)
                 elif last == "SummaryWriter":
                     self.writers.append(binding)
                 elif last == "Accelerator":
@@ -241,6 +249,7 @@ class FileInfo:
                         self.logging_module_used = True
                     if attr in ("basicConfig", "config.dictConfig", "config.fileConfig"):
                         self.configures_logging = True
+                        self.configure_sites.append((stmt, func))
                 elif name.startswith("wandb."):
                     self.wandb_used = True
                     if name == "wandb.init":

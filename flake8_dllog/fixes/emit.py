@@ -32,6 +32,12 @@ def _starts_its_line(info: FileInfo, stmt: ast.stmt) -> bool:
 def after(info: FileInfo, ref: StmtRef) -> Point | None:
     if not _starts_its_line(info, ref.stmt):
         return None
+    # A log written before the logging configuration that follows would be dropped.
+    index = ref.index
+    while index + 1 < len(ref.block) and _configures_logging(info, ref.block[index + 1]):
+        index += 1
+    if index != ref.index:
+        ref = info.by_id.get(id(ref.block[index]), ref)
     end = ref.stmt.end_lineno or ref.stmt.lineno
     # `a(); b()` on the anchor's last line: go after the whole line.
     return Point(end, indentation(info.line(ref.stmt.lineno)), ref.func, ref.cls)
@@ -260,8 +266,26 @@ def insert_at(info: FileInfo, line: int, lines: list[str], indent: str = "") -> 
     return TextEdit(line, 0, line, 0, body)
 
 
+def _after_accelerator(info: FileInfo, point: Point, code: str) -> Point:
+    """accelerate's `get_logger` logger raises before `Accelerator()` exists: a log through it
+    goes after the function's `accelerator = Accelerator(...)` when that comes later."""
+    if not any(f"{name}." in code for name in info.state_bound_loggers):
+        return point
+    for binding, _ in info.accelerators:
+        if binding.func is not point.func or binding.line <= point.line:
+            continue
+        ref = info.stmt_at(binding.line)
+        if ref is None or indentation(info.line(binding.line)) != point.indent:
+            continue
+        moved = after(info, ref)
+        if moved is not None:
+            return moved
+    return point
+
+
 def code_edit(info: FileInfo, point: Point, code: str, *, separate: bool = False) -> TextEdit:
     """``separate``: a block of its own at module level, set off by blank lines (PEP 8)."""
+    point = _after_accelerator(info, point, code)
     lines = reindent(code, point.indent, info.indent_unit)
     if separate:
         if point.line > 0 and info.line(point.line).strip():

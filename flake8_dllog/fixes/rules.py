@@ -500,7 +500,8 @@ def fix_gpu_memory(info: FileInfo, finding: Finding, ctx: dict, target: Target, 
     inner = _loop_ref(info, ctx.get("anchor_line")) or _loop_ref(info, finding.line)
     if inner is None:
         raise NoFix("no loop")
-    point = emit.loop_end(info, inner)
+    # Every N steps inside the loop; without a step counter, once after it (per epoch).
+    point = emit.loop_end(info, inner) if step else emit.after(info, inner)
     if point is None:
         raise NoFix("one-line loop")
     values = values_base(info, target, point.func)
@@ -916,12 +917,36 @@ def _entry_point(info: FileInfo, finding: Finding, ctx: dict) -> emit.Point | No
     if anchor_line and entry != "module":
         ref = info.stmt_at(anchor_line)
         if ref is not None and emit.body_of(ref.stmt):
-            return emit.body_start(info, ref)
+            point = emit.body_start(info, ref)
+            return _past_logging_setup(info, point) if ref.stmt is info.main_guard else point
     if entry == "module" or (not anchor_line and info.main_guard is None):
         return emit.Point(emit.module_code_start(info), "", None, None)
     if info.main_guard is not None:
-        return emit.body_start(info, info.by_id[id(info.main_guard)])
+        return _past_logging_setup(info, emit.body_start(info, info.by_id[id(info.main_guard)]))
     return None
+
+
+def _past_logging_setup(info: FileInfo, point: emit.Point | None) -> emit.Point | None:
+    """An entry block at the start of `if __name__ == "__main__":` that only calls `main()`,
+    where main() configures logging: go into main(), after that configuration, so the
+    block's log records are not emitted before a handler exists."""
+    if point is None or point.func is not None or not info.configure_sites:
+        return point
+    guard = info.main_guard
+    called = {
+        n.func.id for stmt in (guard.body if guard is not None else []) for n in ast.walk(stmt)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    for stmt, func in info.configure_sites:
+        if func is None or getattr(func, "name", None) not in called:
+            continue
+        ref = info.by_id.get(id(stmt))
+        if ref is None or ref.parent is not func:
+            continue
+        moved = emit.after(info, ref)
+        if moved is not None:
+            return moved
+    return point
 
 
 def _after_binding(info: FileInfo, point: emit.Point, root: str) -> emit.Point:
@@ -1074,6 +1099,11 @@ def fix_provenance(info: FileInfo, finding: Finding, ctx: dict, target: Target, 
         values["versions_format"] = f", torch {style}, CUDA {style}"
         values["versions_args"] = f", {torch}.__version__, {torch}.version.cuda"
         values["versions_print"] = f', "torch", {torch}.__version__, "CUDA", {torch}.version.cuda'
+    elif values.get("tensorflow"):
+        tf = values["tensorflow"]
+        values["versions_format"] = f", tensorflow {style}"
+        values["versions_args"] = f", {tf}.__version__"
+        values["versions_print"] = f', "tensorflow", {tf}.__version__'
     else:
         values["versions_format"] = values["versions_args"] = values["versions_print"] = ""
     code = render_message("DLL601", target, "provenance", values)
