@@ -39,6 +39,9 @@ def training_scripts(draw):
     docstring = draw(st.booleans())
     comment = draw(st.sampled_from(["", "# étape d'entraînement ✓", "# note"]))
     trailing_newline = draw(st.booleans())
+    existing_log = draw(st.sampled_from(["", "print", "logger", "fstring"]))
+    load = draw(st.sampled_from(["", "plain", "non_strict", "one_line"]))
+    evaluation = draw(st.booleans())
 
     lines: list[str] = []
     if docstring:
@@ -67,6 +70,25 @@ def training_scripts(draw):
     ]
     if backend == "tensorboard":
         body.append((depth + 1, "writer.add_histogram('w', model.weight)"))
+    if existing_log == "print":
+        body.append((depth + 1, "print('lr', optimizer.param_groups[0]['lr'])"))
+    elif existing_log == "logger" and backend in ("logging", "loguru"):
+        body.append((depth + 1, 'logger.info("batch done")'))
+    elif existing_log == "fstring":
+        body.append((depth, 'print(f"finished {len(loader)} batches")'))
+    if load == "plain":
+        body.insert(2, (0, "model.load_state_dict(torch.load(args.resume))"))
+    elif load == "non_strict":
+        body.insert(2, (0, "model.load_state_dict(torch.load(args.resume), strict=False)"))
+    elif load == "one_line":
+        body.insert(2, (0, "if args.resume: model.load_state_dict(torch.load(args.resume))"))
+    if evaluation:
+        body += [
+            (0, "model.eval()"),
+            (0, "with torch.no_grad():"),
+            (1, "val_loss = sum(criterion(model(x), y).item() for x, y in val_loader) / len(val_loader)"),
+            (1, "acc = (model(xv).argmax(1) == yv).float().mean().item()"),
+        ]
     if save:
         body.append((0, "torch.save(model.state_dict(), args.out)"))
     if wrap == "module":
