@@ -28,7 +28,7 @@ def main():
     with mlflow.start_run():
         random.seed(args.seed)
         torch.manual_seed(args.seed)
-        device = torch.device("cpu")
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         model.to(device)
         train(model, batches, optimizer, epochs=2)
         torch.save(model.state_dict(), args.out)
