@@ -17,7 +17,7 @@ import re
 from typing import Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, is_log_call, site_report
 
@@ -172,7 +172,7 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
         text = facts.segment(expr)
         if text and expr is dev:
             keys.add(text)
-        for node in ast.walk(expr):
+        for node in walk(expr):
             if isinstance(node, (ast.Name, ast.Attribute)):
                 t = dotted_name(node)
                 if t and "?" not in t and t not in GENERIC_NAMES and t.split(".")[0] not in ("torch", "os"):
@@ -204,7 +204,7 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
         return []
     idx = index_of(facts)
     heads: set[str] = set()
-    for node in ast.walk(dev):
+    for node in walk(dev):
         if isinstance(node, ast.Name):
             heads.add(node.id)
         elif isinstance(node, ast.Attribute):

@@ -21,7 +21,7 @@ import re
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, dotted_name
+from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -110,22 +110,26 @@ class _Index:
 
     def __init__(self, facts: ModuleFacts):
         self.facts = facts
-        self.callers: dict[str, list[CallSite]] = {}
-        for site in facts.calls:
-            target = facts.local_target(site)
-            if target is not None:
-                self.callers.setdefault(target.qualname, []).append(site)
+        self.callers: dict[str, list[CallSite]] = {
+            scope.qualname: facts.callers_of(scope) for scope in facts.scopes if facts.callers_of(scope)
+        }
         # Evidence calls per scope: logging, or a call into a same-module function that logs.
-        self.evidence: dict[int, list[CallSite]] = {}
-        for site in facts.calls:
-            if is_log_call(facts, site) or self._calls_logging_function(site):
-                self.evidence.setdefault(id(site.scope), []).append(site)
         # Calls whose arguments are a record of the run: logs, config dumps, metadata writers.
         record = facts.vocabulary.matcher("config_record")
+        self.evidence: dict[int, list[CallSite]] = {}
         self.recorders: dict[int, list[CallSite]] = {}
+        records_by_name: dict[str, bool] = {}  # names repeat: judge each once
         for site in facts.calls:
+            logs = is_log_call(facts, site)
+            if logs or (site.target is not None and self._calls_logging_function(site)):
+                self.evidence.setdefault(id(site.scope), []).append(site)
             name = site.name or ""
-            if is_log_call(facts, site) or record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name):
+            records = records_by_name.get(name)
+            if records is None:
+                records = records_by_name[name] = bool(
+                    record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name)
+                )
+            if logs or records:
                 self.recorders.setdefault(id(site.scope), []).append(site)
         self.stmt_count: dict[int, int] = {}
         self.assignments: dict[int, dict[str, list[tuple[ast.stmt, ast.expr]]]] = {}
@@ -146,7 +150,7 @@ class _Index:
         self.project_imports: set[str] = set()
         import_nodes = getattr(facts, "_import_nodes", None)
         nodes = import_nodes(facts.tree.body) if import_nodes else (
-            n for n in ast.walk(facts.tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+            n for n in walk(facts.tree) if isinstance(n, (ast.Import, ast.ImportFrom))
         )
         for node in nodes:
             if isinstance(node, ast.ImportFrom):
@@ -168,7 +172,7 @@ class _Index:
             if site.method == "load_state_dict":
                 self.load_state_dicts.setdefault(id(site.scope), []).append(site)
         # `X.seed` read anywhere in the file, by X: how a config carries the run's seed.
-        self.seed_holders: set[str] = set(re.findall(r"\b(\w+)\.seed\b", "\n".join(facts.lines)))
+        self.seed_holders: set[str] = set(re.findall(r"\b(\w+)\.seed\b", facts.text)) if ".seed" in facts.text else set()
         # Scopes that bind each name (for "where was this device created").
         self.binders: dict[str, list[Scope]] = {}
         for scope in facts.scopes:
@@ -329,7 +333,7 @@ def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None], site: Cal
             if isinstance(e, ast.Name):
                 bound = index_of(facts).binding(site.scope, e.id, site.node.lineno)
                 # The result name is bound to the call itself: its arguments are not the path.
-                if bound is not None and not any(n is site.node for n in ast.walk(bound)):
+                if bound is not None and not any(n is site.node for n in walk(bound)):
                     todo.append(bound)
     for expr in todo:
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
@@ -398,7 +402,7 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
 def _names_in(node: ast.AST | None) -> set[str]:
     if node is None:
         return set()
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def _text(facts: ModuleFacts, node: ast.AST | None) -> str | None:
@@ -719,7 +723,7 @@ def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | N
         return False
     small = WRAPPER_NAME.search(scope.name) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
     uses_self = any(
-        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in ast.walk(expr)
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in walk(expr)
     )
     return bool(small and uses_self)
 
@@ -822,7 +826,7 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             loop_vars |= _names_in(loop.target)
     names = _names_in(path)
-    for node in ast.walk(path):
+    for node in walk(path):
         if isinstance(node, ast.Attribute) and METADATA_NAME.search(node.attr):
             return True
     if names & loop_vars or any(METADATA_NAME.search(n) for n in names):
@@ -1022,7 +1026,7 @@ def _consumers(facts: ModuleFacts, site: CallSite, result: ast.expr | None) -> l
         arg = other.arg(0, "state_dict")
         if arg is None:
             continue
-        if any(n is site.node for n in ast.walk(arg)):
+        if any(n is site.node for n in walk(arg)):
             out.append(other)
         elif result_name and other.node.lineno >= site.node.lineno and result_name in _names_in(arg):
             out.append(other)
@@ -1054,7 +1058,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         if site.method == "load_state_dict":
             arg = site.arg(0, "state_dict")
             if arg is not None:
-                for n in ast.walk(arg):
+                for n in walk(arg):
                     if isinstance(n, ast.Call) and n is not site.node:
                         nested_in_consumer.add(id(n))
     for site in sites:
