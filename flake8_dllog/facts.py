@@ -617,6 +617,23 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
                 stack.append(v)
 
 
+def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Direct children of ``node``; a faster ``ast.iter_child_nodes`` (skips contexts)."""
+    fields = _WALK_FIELDS.get(node.__class__)
+    if fields is None:
+        fields = _WALK_FIELDS[node.__class__] = tuple(f for f in node._fields if f != "ctx")
+    for fname in fields:
+        v = getattr(node, fname, None)
+        if v is None or v.__class__ is str:
+            continue
+        if v.__class__ is list:
+            for item in v:
+                if isinstance(item, ast.AST):
+                    yield item
+        elif isinstance(v, ast.AST):
+            yield v
+
+
 def _call_order(site: CallSite) -> tuple[int, int]:
     node = site.node
     return (node.lineno, node.col_offset)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import CallSite, ModuleFacts, Scope, child_nodes, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -113,15 +113,21 @@ def root_name(node: ast.AST) -> str | None:
             return None
 
 
+_NESTED_SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 def _parents(expr: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None]]:
-    stack: list[tuple[ast.AST, ast.AST | None]] = [(expr, None)]
+    """(node, parent) pairs under ``expr``, not entering nested scopes."""
+    yield expr, None
+    if isinstance(expr, _NESTED_SCOPES):
+        return
+    stack: list[ast.AST] = [expr]
     while stack:
-        node, parent = stack.pop()
-        yield node, parent
-        if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, node))
+        node = stack.pop()
+        for child in child_nodes(node):
+            yield child, node
+            if not isinstance(child, _NESTED_SCOPES):
+                stack.append(child)
 
 
 def mentions(exprs: Iterable[ast.AST], names: set[str]) -> tuple[bool, set[str]]:
