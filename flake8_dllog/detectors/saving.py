@@ -968,7 +968,11 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         ctx = _common_context("DLL201", site)
         ctx.update({"path": _text(facts, path), "saved": _text(facts, saved), "call": call})
         ctx.update(_metadata_names(facts, site))
-        yield site_report(site, ctx)
+        report = site_report(site, ctx)
+        # Keras weights have no dict to wrap; switching to `model.save` changes the file
+        # format the rest of the project expects, so that is the author's call, not a fix.
+        report.fixable = call != "save_weights"
+        yield report
 
 
 # -- DLL210: loads -------------------------------------------------------------------
