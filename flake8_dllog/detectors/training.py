@@ -35,6 +35,7 @@ REPORTING_WORDS = frozenset(
     "clearml summary meter meters writer tracker monitor recorder progress pbar tb experiment "
     "dllogger stats statistics".split()
 )
+BUILTIN_PRINTS = frozenset({"print", "pprint", "pprint.pprint"})
 MATH_RECEIVERS = frozenset("torch F np numpy math jnp jax tf scipy nn functional special cmath".split())
 _WORD_SPLIT = re.compile(r"[_\W]+|(?<=[a-z0-9])(?=[A-Z])")
 
@@ -238,6 +239,8 @@ def _judge_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _is_opaque_reporter(site: CallSite) -> bool:
     name = site.name or ""
+    if name in BUILTIN_PRINTS:
+        return False  # known, not opaque: facts.is_logging() applies `print-is-logging`
     if possibly_reports(name):
         return True
     # `callback(self)` / `hook(trainer)` where the callable is a variable.
@@ -327,6 +330,10 @@ def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         return True
     # The loop's function is run by a caller that logs around the call.
     for caller in _callers(facts, tl.scope):
+        if not caller.loops:
+            # A log after the whole run ("saved weights") is not training progress; a
+            # returned loss that the caller logs is judged by logs_loss().
+            continue
         around = _caller_neighbourhood(facts, caller)
         if any(_is_possibly_logging(facts, c) for c in around):
             return True
@@ -639,7 +646,7 @@ def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, 
 def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """A training loop with no logging anywhere in it (or in what it calls / right after)."""
     for tl in training_loops(facts):
-        if logs_anything(facts, tl):
+        if logs_anything(facts, tl) or logs_loss(facts, tl):
             continue
         yield Report(tl.loop, context=_loop_context(facts, tl), span=header_span(tl.loop))
     for site, what in _framework_logging_disabled(facts):
