@@ -248,7 +248,7 @@ class ModuleFacts:
                     self._collect_calls(base, info)
                 self._walk_class(stmt, scope, info)
                 continue
-            if isinstance(stmt, ast.If) and _is_main_guard(stmt.test) and scope.is_module:
+            if isinstance(stmt, ast.If) and is_main_guard(stmt.test) and scope.is_module:
                 self.has_main_guard = True
                 self.main_guard = stmt
             # Expressions owned by this statement (not by its nested statements).
@@ -591,6 +591,13 @@ def _child_fields(cls: type) -> tuple[str, ...]:
 _WALK_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def _walk_fields(cls: type) -> tuple[str, ...]:
+    fields = _WALK_FIELDS.get(cls)
+    if fields is None:
+        fields = _WALK_FIELDS[cls] = tuple(f for f in cls._fields if f != "ctx")
+    return fields
+
+
 def walk(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``node`` (itself included), depth-first.
 
@@ -602,13 +609,9 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
     while stack:
         n = stack.pop()
         yield n
-        fields = _WALK_FIELDS.get(n.__class__)
-        if fields is None:
-            fields = _WALK_FIELDS[n.__class__] = tuple(f for f in n._fields if f != "ctx")
-        for fname in fields:
+        # child_nodes() inlined: a generator per node would cost as much as ast.walk.
+        for fname in _walk_fields(n.__class__):
             v = getattr(n, fname, None)
-            if v is None or v.__class__ is str:
-                continue
             if v.__class__ is list:
                 for item in v:
                     if isinstance(item, ast_type):
@@ -619,10 +622,7 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
 
 def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
     """Direct children of ``node``; a faster ``ast.iter_child_nodes`` (skips contexts)."""
-    fields = _WALK_FIELDS.get(node.__class__)
-    if fields is None:
-        fields = _WALK_FIELDS[node.__class__] = tuple(f for f in node._fields if f != "ctx")
-    for fname in fields:
+    for fname in _walk_fields(node.__class__):
         v = getattr(node, fname, None)
         if v is None or v.__class__ is str:
             continue
@@ -632,6 +632,25 @@ def child_nodes(node: ast.AST) -> Iterator[ast.AST]:
                     yield item
         elif isinstance(v, ast.AST):
             yield v
+
+
+def referenced_names(node: ast.AST, *, into_lambdas: bool = True) -> set[str]:
+    """Dotted names an expression reads (``a``, ``a.b``, ``self.x``), for light data flow."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            d = dotted_name(n)
+            if d and "?" not in d and "(" not in d and "[" not in d:
+                out.add(d)
+                if isinstance(n, ast.Attribute):
+                    stack.append(n.value)
+                continue
+        if not into_lambdas and isinstance(n, ast.Lambda):
+            continue
+        stack.extend(child_nodes(n))
+    return out
 
 
 def _call_order(site: CallSite) -> tuple[int, int]:
@@ -646,7 +665,7 @@ def _bytes_slice(line: str, start: int, end: int | None) -> str:
     return data[start:end].decode("utf-8", errors="replace")
 
 
-def _is_main_guard(test: ast.expr) -> bool:
+def is_main_guard(test: ast.expr) -> bool:
     return (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)

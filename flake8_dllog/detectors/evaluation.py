@@ -27,7 +27,7 @@ from typing import Iterator
 
 from ..catalog import Matcher
 from ..config import Config
-from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name, referenced_names, walk
 from . import Report, header_span, rule
 from .training import training_loops
 
@@ -233,18 +233,7 @@ def metric_statements(facts: ModuleFacts, scope: Scope, node: ast.AST | None) ->
 
 
 def _names_in(node: ast.AST) -> set[str]:
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.Name, ast.Attribute)):
-            d = dotted_name(n)
-            if d and "(" not in d and "[" not in d and "?" not in d:
-                out.add(d)
-        if isinstance(n, (ast.Lambda,)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
-    return out
+    return referenced_names(node, into_lambdas=False)
 
 
 def _refs(refs: set[str], derived: set[str]) -> bool:

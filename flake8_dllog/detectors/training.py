@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name, referenced_names, walk
 from . import Report, header_span, rule
 
 # Unresolved calls whose name says they report something (a project's own meter, hook or
@@ -360,20 +360,7 @@ def _caller_neighbourhood(facts: ModuleFacts, caller: CallSite) -> list[CallSite
 
 
 def _names_in(node: ast.AST) -> set[str]:
-    """Dotted names referenced in an expression (``a``, ``a.b``, ``self.x``)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.Name, ast.Attribute)):
-            d = dotted_name(n)
-            if d and "?" not in d and "(" not in d and "[" not in d:
-                out.add(d)
-                if isinstance(n, ast.Attribute):
-                    stack.append(n.value)
-                continue
-        stack.extend(ast.iter_child_nodes(n))
-    return out
+    return referenced_names(node)
 
 
 def _target_names(target: ast.AST) -> set[str]:

@@ -10,6 +10,7 @@ import ast
 import sys
 from dataclasses import dataclass, field
 
+from ..facts import is_main_guard
 from .text import indentation, split_lines, strip_eol
 
 import re
@@ -124,7 +125,7 @@ class FileInfo:
             self.by_id[id(stmt)] = ref
             bound = self.module_bound if func is None else self.func_bound.setdefault(id(func), set())
             self._note_bindings(stmt, bound, func, klass)
-            if isinstance(stmt, ast.If) and func is None and _is_main_guard(stmt.test):
+            if isinstance(stmt, ast.If) and func is None and is_main_guard(stmt.test):
                 self.main_guard = stmt
             if isinstance(stmt, FUNC_TYPES):
                 args = stmt.args
@@ -429,12 +430,3 @@ def dotted(node: ast.AST) -> str | None:
     return _dotted(node)
 
 
-def _is_main_guard(test: ast.expr) -> bool:
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and len(test.comparators) == 1
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value == "__main__"
-    )
