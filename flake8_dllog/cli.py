@@ -95,27 +95,34 @@ def _check_worker(args: tuple[str, dict]) -> tuple[list[Finding], str | None]:
     return result.findings, None
 
 
-def run_checks(files: list[Path], overrides: dict, jobs: int, progress: bool) -> Iterator[tuple[list[Finding], str | None]]:
+def run_per_file(worker, files: list[Path], overrides: dict, jobs: int, progress: bool, label: str = "") -> Iterator:
+    """``worker((path, overrides))`` for every file, in order, over ``jobs`` processes, with
+    a progress bar on stderr for large runs on a terminal."""
     work = [(str(f), overrides) for f in files]
     show = progress and len(work) >= PROGRESS_MIN_FILES and sys.stderr.isatty()
+    pool = None
     if jobs <= 1 or len(work) < 8:
-        results: Iterable = map(_check_worker, work)
+        results: Iterable = map(worker, work)
     else:
         pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_check_worker, work, chunksize=max(1, min(64, len(work) // (jobs * 8) or 1)))
+        results = pool.map(worker, work, chunksize=max(1, min(64, len(work) // (jobs * 8) or 1)))
     try:
         for i, item in enumerate(results, 1):
             if show and (i % 25 == 0 or i == len(work)):
                 width = 30
                 done = int(width * i / len(work))
-                sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{len(work)} files")
+                sys.stderr.write(f"\r{label}[{'#' * done}{'.' * (width - done)}] {i}/{len(work)} files")
                 sys.stderr.flush()
             yield item
     finally:
         if show:
             sys.stderr.write("\n")
-        if jobs > 1 and len(work) >= 8:
+        if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def run_checks(files: list[Path], overrides: dict, jobs: int, progress: bool) -> Iterator[tuple[list[Finding], str | None]]:
+    return run_per_file(_check_worker, files, overrides, jobs, progress)
 
 
 def _codes_arg(value: str) -> list[str]:

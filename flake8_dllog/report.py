@@ -27,7 +27,6 @@ import json
 import os
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -67,7 +66,6 @@ UNLOGGED_RULES = {
     "reproducibility": ("DLL501",),
     "configuration": ("DLL600",),
 }
-PROGRESS_MIN_FILES = 200
 TOP_FILES = 10
 EVAL_NAMES = ("evaluate", "validate", "validation", "val", "valid", "eval", "test", "predict", "inference")
 
@@ -482,27 +480,9 @@ def _empty(path: str) -> dict[str, Any]:
 
 
 def analyze_paths(files: list[Path], overrides: dict, jobs: int, progress: bool) -> Iterator[dict[str, Any]]:
-    work = [(str(f), overrides) for f in files]
-    show = progress and len(work) >= PROGRESS_MIN_FILES and sys.stderr.isatty()
-    pool = None
-    if jobs <= 1 or len(work) < 8:
-        results: Iterable = map(_worker, work)
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(_worker, work, chunksize=max(1, min(64, len(work) // (jobs * 8) or 1)))
-    try:
-        for i, item in enumerate(results, 1):
-            if show and (i % 25 == 0 or i == len(work)):
-                width = 30
-                done = int(width * i / len(work))
-                sys.stderr.write(f"\rdllog report [{'#' * done}{'.' * (width - done)}] {i}/{len(work)} files")
-                sys.stderr.flush()
-            yield item
-    finally:
-        if show:
-            sys.stderr.write("\n")
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    from .cli import run_per_file
+
+    return run_per_file(_worker, files, overrides, jobs, progress, label="dllog report ")
 
 
 def build_report(paths: Sequence[str], overrides: dict | None = None, jobs: int = 1, progress: bool = False) -> dict[str, Any]:
