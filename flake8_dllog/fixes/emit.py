@@ -142,7 +142,6 @@ def import_edit(info: FileInfo, statement: str, module: str) -> TextEdit:
     """Insert an import into the leading import block: a stdlib module in sorted place among
     the stdlib imports, anything else after the last import."""
     imports, preamble_end = _leading_block(info)
-    nl = line_ending(info.text)
     simple = [s for s in imports if isinstance(s, (ast.Import, ast.ImportFrom))]
     if module.split(".")[0] in STDLIB:
         stdlib = [s for s in simple if _module_of(s).split(".")[0] in STDLIB]

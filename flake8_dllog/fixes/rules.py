@@ -18,7 +18,7 @@ from ..findings import Finding
 from . import emit
 from .analysis import FUNC_TYPES, LOOP_TYPES, FileInfo, StmtRef, dotted
 from .templates import MESSAGE_BACKENDS, MissingValue, render, rule_data, setting, template
-from .text import TextEdit, byte_to_char, line_ending
+from .text import TextEdit, byte_to_char
 
 TRACKER_METRIC_RULES = ("DLL100", "DLL300")
 
@@ -1108,7 +1108,7 @@ def fix_provenance(info: FileInfo, finding: Finding, ctx: dict, target: Target, 
         values["versions_format"] = values["versions_args"] = values["versions_print"] = ""
     code = render_message("DLL601", target, "provenance", values)
     if torch:
-        values["device"] = f'"cuda"'
+        values["device"] = '"cuda"'
         gpu = render_message("DLL400", target, "gpu", values).replace(f'{torch}.device("cuda").type == "cuda"', f"{torch}.cuda.is_available()")
         code += gpu.replace('get_device_name("cuda")', "get_device_name()")
     edit = emit.code_edit(info, point, code, separate=point.func is None and not point.indent)
