@@ -219,25 +219,39 @@ class ModuleFacts:
             if name not in aliases and name not in self.module_bound:
                 aliases[name] = qual
 
-    def _import_nodes(self, body: list[ast.stmt]) -> Iterator[ast.stmt]:
-        # Imports at module level and one level into functions / if / try blocks: where
-        # real scripts put them. Deeper nesting is rare and not worth a full walk.
-        for stmt in body:
-            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                yield stmt
-            else:
+    def _import_nodes(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """Import statements anywhere in the statement tree (in functions, if/try blocks)."""
+        found: list[ast.stmt] = []
+        import_types = (ast.Import, ast.ImportFrom)
+        blocks = [body]
+        while blocks:
+            for stmt in blocks.pop():
+                cls = stmt.__class__
+                if cls in _SIMPLE_STMTS:
+                    if isinstance(stmt, import_types):
+                        found.append(stmt)
+                    continue
                 for fname in BLOCK_FIELDS:
                     sub = getattr(stmt, fname, None)
                     if sub:
-                        yield from self._import_nodes(sub)
+                        blocks.append(sub)
                 for handler in getattr(stmt, "handlers", ()) or ():
-                    yield from self._import_nodes(handler.body)
+                    blocks.append(handler.body)
+                for case in getattr(stmt, "cases", ()) or ():
+                    blocks.append(case.body)
+        found.sort(key=lambda n: (n.lineno, n.col_offset))
+        return found
 
     # -- pass 2: statements and calls -------------------------------------------------
     def _walk_block(self, block, scope, loops, withs, parent) -> None:
+        stmt_infos = self.stmt_infos
         for index, stmt in enumerate(block):
             info = StmtInfo(stmt, block, index, scope, loops, withs, parent)
-            self.stmt_infos[id(stmt)] = info
+            stmt_infos[id(stmt)] = info
+            if stmt.__class__ in _SIMPLE_STMTS:
+                # Most statements hold no nested blocks: walk their expressions directly.
+                self._collect_calls(stmt, info)
+                continue
             if isinstance(stmt, FUNC_TYPES):
                 self._enter_function(stmt, scope, info)
                 continue
@@ -572,6 +586,11 @@ class ModuleFacts:
 
 
 _NESTED_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_SIMPLE_STMTS = frozenset({
+    ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Assert,
+    ast.Delete, ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue, ast.Global,
+    ast.Nonlocal,
+})
 _STMT_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
 # Per node class: the fields that may hold expression nodes worth walking into.
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
