@@ -548,19 +548,21 @@ def _path_text(info: FileInfo, ctx: dict, call: ast.Call | None) -> str | None:
     return source_of(info, node)
 
 
-def _message_after(info: FileInfo, finding: Finding, ctx: dict, target: Target, code: str, shape_values) -> tuple[emit.Point, dict]:
+def _point_after_anchor(info: FileInfo, finding: Finding, ctx: dict, target: Target) -> tuple[StmtRef, emit.Point, dict]:
+    """The finding's anchor statement, where a statement goes right after it, and the
+    names in scope there."""
     ref = anchor_ref(info, finding, ctx)
     if ref is None:
         raise NoFix("no anchor")
     point = emit.after(info, ref)
     if point is None:
         raise NoFix("anchor in a one-line suite")
-    return point, values_base(info, target, point.func)
+    return ref, point, values_base(info, target, point.func)
 
 
 @builder("DLL200")
 def fix_checkpoint_save(info: FileInfo, finding: Finding, ctx: dict, target: Target, config) -> Plan:
-    point, values = _message_after(info, finding, ctx, target, "DLL200", None)
+    ref, point, values = _point_after_anchor(info, finding, ctx, target)
     call = site_call(info, finding)
     values["path"] = _path_text(info, ctx, call)
     code = render_message("DLL200", target, "path" if values["path"] else "plain", values)
@@ -745,13 +747,7 @@ def _params(func) -> set[str]:
 
 @builder("DLL210")
 def fix_checkpoint_load(info: FileInfo, finding: Finding, ctx: dict, target: Target, config) -> Plan:
-    ref = anchor_ref(info, finding, ctx)
-    if ref is None:
-        raise NoFix("no anchor")
-    point = emit.after(info, ref)
-    if point is None:
-        raise NoFix("one-line suite")
-    values = values_base(info, target, point.func)
+    ref, point, values = _point_after_anchor(info, finding, ctx, target)
     call = site_call(info, finding)
     edits: list[TextEdit] = []
     path = ctx.get("path")
@@ -872,13 +868,7 @@ def _metric_key(expr: str) -> str:
 
 @builder("DLL400")
 def fix_device(info: FileInfo, finding: Finding, ctx: dict, target: Target, config) -> Plan:
-    ref = anchor_ref(info, finding, ctx)
-    if ref is None:
-        raise NoFix("no anchor")
-    point = emit.after(info, ref)
-    if point is None:
-        raise NoFix("one-line suite")
-    values = values_base(info, target, point.func)
+    ref, point, values = _point_after_anchor(info, finding, ctx, target)
     device = ctx.get("device")
     call = site_call(info, finding)
     if not device and call is not None and isinstance(call.func, ast.Attribute):
@@ -1014,13 +1004,7 @@ def fix_unseeded(info: FileInfo, finding: Finding, ctx: dict, target: Target, co
 
 @builder("DLL501")
 def fix_seed_not_logged(info: FileInfo, finding: Finding, ctx: dict, target: Target, config) -> Plan:
-    ref = anchor_ref(info, finding, ctx)
-    if ref is None:
-        raise NoFix("no anchor")
-    point = emit.after(info, ref)
-    if point is None:
-        raise NoFix("one-line suite")
-    values = values_base(info, target, point.func)
+    ref, point, values = _point_after_anchor(info, finding, ctx, target)
     seed = ctx.get("seed")
     if not seed:
         call = site_call(info, finding)
