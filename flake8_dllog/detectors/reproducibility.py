@@ -330,6 +330,15 @@ def _assignments(facts: ModuleFacts, scope: Scope, name: str) -> list[ast.AST]:
     return out
 
 
+def _first_origin(facts, parts, scope, names, depth):
+    """The origin of the first part whose seed origin is known (see seed_origin)."""
+    for part in parts:
+        origin, carriers = seed_origin(facts, part, scope, names, depth + 1)
+        if origin:
+            return origin, carriers
+    return None, set()
+
+
 def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str], depth: int = 0) -> tuple[str | None, set[str]]:
     """Where a seed value comes from: "config" (args/cfg/env/CLI), "random" (drawn at run
     time), or None (a literal, a per-worker value, or unknown). Also returns the names that
@@ -350,23 +359,11 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
             r = root_name(expr.func.value)
             if r in names or r == "self":
                 return "config", set()
-        for arg in list(expr.args):
-            origin, carriers = seed_origin(facts, arg, scope, names, depth + 1)
-            if origin:
-                return origin, carriers
-        return None, set()
+        return _first_origin(facts, expr.args, scope, names, depth)
     if isinstance(expr, ast.BinOp):
-        for side in (expr.left, expr.right):
-            origin, carriers = seed_origin(facts, side, scope, names, depth + 1)
-            if origin:
-                return origin, carriers
-        return None, set()
+        return _first_origin(facts, (expr.left, expr.right), scope, names, depth)
     if isinstance(expr, ast.IfExp):
-        for side in (expr.body, expr.orelse):
-            origin, carriers = seed_origin(facts, side, scope, names, depth + 1)
-            if origin:
-                return origin, carriers
-        return None, set()
+        return _first_origin(facts, (expr.body, expr.orelse), scope, names, depth)
     if isinstance(expr, (ast.Attribute, ast.Subscript)):
         dotted = dotted_name(expr, facts.aliases) or ""
         if dotted.startswith(("os.environ", "sys.argv")):
