@@ -35,52 +35,9 @@ from pygls.lsp.client import LanguageClient
 
 REPO = Path(__file__).resolve().parents[1]
 
-BLOCK = '''\
-def train_{i}(model, loader, optimizer, args):
-    model.to(args.device)
-    for epoch in range(args.epochs):
-        for x, y in loader:
-            optimizer.zero_grad()
-            loss = torch.nn.functional.mse_loss(model(x), y)
-            loss.backward()
-            optimizer.step()
-        ckpt_path = os.path.join(args.out_dir, f"run{i}_epoch_{{epoch}}.pt")
-        torch.save(model.state_dict(), ckpt_path)
-    return model
-
-
-'''
-HEADER = '''\
-"""Generated training script for benchmarks/bench_lsp.py."""
-import argparse
-import os
-
-import torch
-
-
-'''
-FOOTER = '''\
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--out-dir", default="runs")
-    parser.add_argument("--device", default="cpu")
-    args = parser.parse_args()
-    net = torch.nn.Linear(4, 1)
-    train_0(net, [], torch.optim.SGD(net.parameters(), lr=0.1), args)
-'''
-
-
-def generate(n_lines: int) -> str:
-    parts, count, i = [HEADER], HEADER.count("\n") + FOOTER.count("\n"), 0
-    while count + BLOCK.count("\n") <= n_lines:
-        block = BLOCK.format(i=i)
-        parts.append(block)
-        count += block.count("\n")
-        i += 1
-    parts.append("\n" * max(0, n_lines - count))
-    parts.append(FOOTER)
-    return "".join(parts)
+# The same generated script the robustness tests use (one generator, one shape).
+sys.path.insert(0, str(REPO / "tests" / "lsp"))
+from lsp_helpers import generate_training_script as generate  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
