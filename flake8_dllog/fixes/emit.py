@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .analysis import FUNC_TYPES, STDLIB, FileInfo, StmtRef
+from .analysis import FUNC_TYPES, STDLIB, FileInfo, StmtRef, dotted
 from .templates import setting
 from .text import TextEdit, byte_to_char, indentation, line_ending, strip_eol
 
@@ -88,19 +88,8 @@ def _configures_logging(info: FileInfo, stmt: ast.stmt) -> bool:
     if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
         return False
     func = stmt.value.func
-    name = info.resolve(_dotted(func)) or ""
+    name = info.resolve(dotted(func)) or ""
     return name in ("logging.basicConfig", "logging.config.dictConfig", "logging.config.fileConfig") or name.endswith(".add") and "logger" in name
-
-
-def _dotted(node) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
@@ -198,7 +187,7 @@ def module_code_start(info: FileInfo) -> int:
 
 def _is_logger_setup(info: FileInfo, stmt: ast.stmt) -> bool:
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call):
-        name = info.resolve(_dotted(stmt.value.func)) or ""
+        name = info.resolve(dotted(stmt.value.func)) or ""
         return name.endswith("getLogger") or name.endswith("get_logger")
     return _configures_logging(info, stmt)
 
