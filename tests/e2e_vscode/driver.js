@@ -269,7 +269,16 @@ async function waitFor(predicate, timeoutMs, what, page) {
         await shot("interpreter-fixed");
         // dllog.enable = false stops the server and clears its diagnostics
         writeWorkspaceSettings({ "dllog.enable": false });
-        await waitRows("DLL", false, 30000, "diagnostics to clear after dllog.enable=false");
+        try {
+          await waitRows("DLL", false, 30000, "diagnostics to clear after dllog.enable=false");
+        } catch (err) {
+          // Seen once in ~10 CI runs under load: code-server's watcher did not report this
+          // external settings.json write, made seconds after the previous one. Write it once
+          // more; the assertion (diagnostics clear without a reload) stays the same.
+          step("settings write not picked up; writing it again", { error: String(err) });
+          writeWorkspaceSettings({ "dllog.enable": false });
+          await waitRows("DLL", false, 30000, "diagnostics to clear after dllog.enable=false (second write)");
+        }
         result.disabledCleared = true;
         step("dllog.enable=false cleared the diagnostics");
         await shot("disabled");
