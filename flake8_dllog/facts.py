@@ -187,6 +187,7 @@ class ModuleFacts:
         self.main_guard: ast.If | None = None
         self._category_cache: dict[str, list[CallSite]] = {}
         self._callers: dict[str, list[CallSite]] = {}
+        self._stmts_by_scope: dict[int, list[StmtInfo]] | None = None
         self.module = Scope(node=tree, name="<module>", qualname="<module>")
         self.scopes.append(self.module)
         self._collect_imports(tree)
@@ -351,13 +352,34 @@ class ModuleFacts:
         child_fields = _CHILD_FIELDS
         call_type = ast.Call
         list_type = list
+        leaves = _LEAF_CLASSES
+        push = stack.append
+        attribute_type = ast.Attribute
         while stack:
             n = stack.pop()
             cls = n.__class__
             if cls is call_type:
-                site = CallSite(n, dotted_name(n.func, aliases), info)
+                name = dotted_name(n.func, aliases)
+                site = CallSite(n, name, info)
                 calls.append(site)
                 scope_calls.append(site)
+                # `a.b.c(...)`: the callee is a plain name chain with nothing inside it to
+                # visit; only `f().g()`, `x[i].g()` or `(a or b).g()` need the walk.
+                if name is None or "(" in name or "[" in name or "?" in name:
+                    push(n.func)
+                for v in n.args:
+                    if v.__class__ not in leaves:
+                        push(v)
+                for kw in n.keywords:
+                    v = kw.value
+                    if v.__class__ not in leaves:
+                        push(v)
+                continue
+            if cls is attribute_type:
+                v = n.value
+                if v.__class__ not in leaves:
+                    push(v)
+                continue
             fields = child_fields.get(cls)
             if fields is None:
                 fields = _child_fields(cls)
@@ -366,9 +388,12 @@ class ModuleFacts:
                 if v is None:
                     continue
                 if v.__class__ is list_type:
-                    stack.extend(v)
-                else:
-                    stack.append(v)
+                    for item in v:
+                        # Names and constants hold no calls: never push them.
+                        if item.__class__ not in leaves:
+                            push(item)
+                elif v.__class__ not in leaves:
+                    push(v)
 
     def _resolve_callees(self) -> None:
         callers = self._callers
@@ -394,6 +419,7 @@ class ModuleFacts:
         self.calls = []
         self._callers = {}
         self.stmt_infos = {}
+        self._stmts_by_scope = None
         self.scopes = []
         self.functions = {}
         self._category_cache = {}
@@ -420,6 +446,21 @@ class ModuleFacts:
         ):
             return self.functions.get(f"{site.scope.class_name}.{func.attr}")
         return None
+
+    def scope_stmts(self, scope: Scope) -> list[StmtInfo]:
+        """Every statement whose scope is ``scope`` (nested blocks included, nested
+        functions excluded), in source order. Built once for all scopes."""
+        by_scope = self._stmts_by_scope
+        if by_scope is None:
+            by_scope = self._stmts_by_scope = {}
+            for info in self.stmt_infos.values():
+                key = id(info.scope)
+                bucket = by_scope.get(key)
+                if bucket is None:
+                    by_scope[key] = [info]
+                else:
+                    bucket.append(info)
+        return by_scope.get(id(scope), [])
 
     def info(self, stmt: ast.AST) -> StmtInfo | None:
         return self.stmt_infos.get(id(stmt))
@@ -592,6 +633,8 @@ _SIMPLE_STMTS = frozenset({
     ast.Nonlocal,
 })
 _STMT_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
+# Expression nodes that can never contain a call (the bulk of every tree).
+_LEAF_CLASSES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, type(None), str, int})
 # Per node class: the fields that may hold expression nodes worth walking into.
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _LEAF_FIELDS = frozenset({"ctx", "type_comment", "kind", "id", "attr", "arg", "op", "name", "names", "module", "level", "conversion", "is_async"})
