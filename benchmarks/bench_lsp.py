@@ -5,7 +5,10 @@ Prints two ratios (lower is better), each as p50 and p95 over repeated runs:
 1. server-side time from receiving ``textDocument/didChange`` to sending
    ``textDocument/publishDiagnostics`` (the debounce excluded: it is set to 0 here, and the
    server subtracts whatever debounce it waited) ÷ ``ast.parse`` time of the same text
-   — goal p95 <= 2.0;
+   — goal p95 <= 2.0. The edits cycle through typing at the end of the file, typing at the
+   end of a line in the middle, inserting a line in the middle (every statement after it
+   moves) and undo (see ``typing_edits``); the server re-parses only the statements an
+   edit touched (``flake8_dllog.incremental``) but always re-runs the whole analysis;
 2. server-side time of a quick-fix ``textDocument/codeAction`` request for one finding
    ÷ ``libcst.parse_module`` time of the same text — goal <= 1.5.
 
@@ -53,6 +56,28 @@ def timed(fn, *args) -> float:
     started = time.perf_counter()
     fn(*args)
     return time.perf_counter() - started
+
+
+def typing_edits(text: str) -> list:
+    """The edits the benchmark cycles through, as someone typing in the file would make
+    them: each returns the whole new text (what a full-sync client sends). Edits land in
+    the middle of the file as well as at its end, and half of them change the line count
+    (the statements after the edit move down or up)."""
+    lines = text.split("\n")
+    mid = len(lines) // 2
+    # an assignment inside a function body near the middle
+    at = next(i for i in range(mid, len(lines)) if lines[i].startswith("        ") and " = " in lines[i])
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+
+    def with_line(i: int, new: list[str]) -> str:
+        return "\n".join(lines[:at] + new + lines[at + 1 :])
+
+    return [
+        lambda i: text + f"# edit {i}\n",  # a comment typed at the end
+        lambda i: with_line(i, [lines[at] + f"  # note {i}"]),  # typing at the end of a middle line
+        lambda i: with_line(i, [lines[at], f"{indent}scratch_{i} = {i}"]),  # a new line in the middle
+        lambda i: text,  # undo
+    ]
 
 
 class Client(LanguageClient):
@@ -119,11 +144,11 @@ async def run(n_lines: int, runs: int, fix_runs: int, timeout: float) -> dict:
         parse_times: list[float] = []
         version = 1
         current = text
+        edits = typing_edits(text)
         for i in range(runs + 2):  # the first two are warm-up
             parse_times.append(timed(ast.parse, current))
             version += 1
-            # a real edit: a comment line appears or disappears at the end
-            current = text + (f"# edit {i}\n" if i % 2 == 0 else "")
+            current = edits[i % len(edits)](i)
             client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
                     text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import OrderedDict
 from typing import Any
 
 from flake8_dllog.config import Config
@@ -45,10 +46,28 @@ def warm() -> int:
     return os.getpid()
 
 
+# The last few documents' parse trees, so that an edit re-parses only the statements it
+# touched (flake8_dllog.incremental). A handful, least recently checked dropped first: a
+# closed document's tree goes that way too.
+_PARSERS: "OrderedDict[str, Any]" = OrderedDict()
+MAX_PARSERS = 8
+
+
+def _parser_for(path: str):
+    from flake8_dllog.engine import parse_source
+    from flake8_dllog.incremental import IncrementalParser
+
+    parser = _PARSERS.pop(path, None) or IncrementalParser(parse_source)
+    _PARSERS[path] = parser
+    while len(_PARSERS) > MAX_PARSERS:
+        _PARSERS.popitem(last=False)
+    return parser
+
+
 def check(text: str, path: str, config: Config) -> tuple[list[Finding], str | None]:
     from flake8_dllog.engine import check_source
 
-    result = check_source(text, path, config)
+    result = check_source(text, path, config, parse=_parser_for(path).parse)
     return list(result.findings), result.error
 
 

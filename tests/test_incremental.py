@@ -1,0 +1,159 @@
+"""The language server's incremental parse must give exactly the tree a full parse gives.
+
+Every case compares ``ast.dump(..., include_attributes=True)`` (node types, fields, lines and
+columns) of the incremental result with a fresh ``ast.parse`` of the same text, and a text
+that does not parse must fail with the same one-line error.
+"""
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from flake8_dllog.engine import SourceError, check_source, parse_source
+from flake8_dllog.incremental import IncrementalParser
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").rglob("*.py"))
+
+BASE = '''"""A module."""
+import torch
+
+
+@torch.no_grad()
+def evaluate(model, loader):
+    total = 0
+    for x, y in loader:
+        total += (model(x).argmax(1) == y).sum().item()
+    return total
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return x
+
+
+if __name__ == "__main__":
+    model = Net()
+    torch.save(model.state_dict(), "m.pt")
+'''
+
+
+def full(text: str) -> str:
+    try:
+        return ast.dump(parse_source(text, "x.py"), include_attributes=True)
+    except SourceError as err:
+        return f"error: {err} at {err.line}:{err.column}"
+
+
+def incremental(parser: IncrementalParser, text: str) -> str:
+    try:
+        return ast.dump(parser.parse(text, "x.py"), include_attributes=True)
+    except SourceError as err:
+        return f"error: {err} at {err.line}:{err.column}"
+
+
+def edit(text: str, line: int, new_lines: list[str], remove: int = 1) -> str:
+    lines = text.split("\n")
+    return "\n".join(lines[: line - 1] + new_lines + lines[line - 1 + remove :])
+
+
+@pytest.mark.parametrize(
+    "line, new, remove, reuses",
+    [
+        (9, ["        total += 0"], 1, True),  # a changed line inside a function
+        (10, ["    print(total)"], 0, True),  # a new line appended to a function body
+        (5, [], 1, True),  # a decorator removed
+        (21, ["else:", "    pass"], 0, True),  # `else` typed after the `if` at the end
+        (13, ["class Net(torch.nn.Module):  # 模型 🚀"], 1, True),  # non-ASCII in the middle
+        (7, ["    total = (0"], 1, False),  # an unclosed bracket: the rest of the file joins it
+        (1, ['"""A module'], 1, False),  # an unclosed docstring swallows everything
+        (15, ["        return x +"], 1, False),  # a syntax error mid-edit
+        (11, ["", "", ""], 0, True),  # blank lines between statements
+        (3, ["import os \\"], 1, False),  # a continuation into the next line
+    ],
+)
+def test_edit_gives_the_full_parse(line, new, remove, reuses):
+    parser = IncrementalParser(parse_source)
+    parser.parse(BASE, "x.py")
+    text = edit(BASE, line, new, remove)
+    assert incremental(parser, text) == full(text)
+    if reuses:
+        assert parser.reused_last > 0
+    # and back again
+    assert incremental(parser, BASE) == full(BASE)
+
+
+def test_after_a_syntax_error_the_next_good_text_parses():
+    parser = IncrementalParser(parse_source)
+    parser.parse(BASE, "x.py")
+    broken = edit(BASE, 9, ["        total +="])
+    with pytest.raises(SourceError):
+        parser.parse(broken, "x.py")
+    assert incremental(parser, BASE) == full(BASE)
+
+
+def test_lone_carriage_returns_are_parsed_in_full():
+    parser = IncrementalParser(parse_source)
+    text = BASE.replace("\n", "\r")
+    parser.parse(text, "x.py")
+    changed = text.replace("total = 0", "total = 1")
+    assert incremental(parser, changed) == full(changed)
+    assert parser.reused_last == 0
+
+
+def test_crlf_text_reuses_statements():
+    parser = IncrementalParser(parse_source)
+    text = BASE.replace("\n", "\r\n")
+    parser.parse(text, "x.py")
+    changed = text.replace("total = 0", "total = 1")
+    assert incremental(parser, changed) == full(changed)
+    assert parser.reused_last > 0
+
+
+def _mutate(lines: list[str], rng: random.Random) -> list[str]:
+    lines = list(lines) or [""]
+    for _ in range(rng.randint(1, 2)):
+        i = rng.randrange(len(lines))
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        op = rng.random()
+        if op < 0.25:
+            lines.insert(i, lines[i])  # a duplicated line (often valid)
+        elif op < 0.4:
+            lines.insert(i, indent + "# typed")
+        elif op < 0.55 and len(lines) > 1:
+            del lines[i]
+        elif op < 0.75:
+            lines[i] = "".join(str(rng.randint(0, 9)) if ch.isdigit() else ch for ch in lines[i]) + " "
+        else:  # half-typed code
+            cut = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:cut] + rng.choice(["(", ")", ":", "'''", "\\", "else:", " x", ""]) + lines[i][cut:]
+    return lines
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_random_edits_of_the_examples(path):
+    rng = random.Random(path.name)
+    base = path.read_text(encoding="utf-8").split("\n")
+    parser = IncrementalParser(parse_source)
+    current = base
+    reused = 0
+    for _ in range(60):
+        current = _mutate(current if rng.random() < 0.7 else base, rng)
+        text = "\n".join(current)
+        assert incremental(parser, text) == full(text), text
+        reused += parser.reused_last > 0
+    assert reused > 0  # the incremental path was exercised, not only the fallback
+
+
+def test_check_source_with_an_incremental_parser_finds_the_same():
+    parser = IncrementalParser(parse_source)
+    for path in EXAMPLES:
+        text = path.read_text(encoding="utf-8")
+        edited = text.replace("\n\n\n", "\n\n\n# typed\n", 1)
+        for version in (text, edited, text):
+            got = check_source(version, str(path), parse=parser.parse)
+            want = check_source(version, str(path))
+            assert got.findings == want.findings
