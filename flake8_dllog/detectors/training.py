@@ -100,7 +100,7 @@ def _step_functions(facts: ModuleFacts) -> set[str]:
     (``def train_step(batch): ...; optimizer.step()``), transitively."""
     updates = facts.calls_in("training_update")
     step_fns = {c.scope.qualname for c in updates if not c.loops and not c.scope.is_module}
-    changed = True
+    changed = bool(step_fns)  # only callers of a step function become step functions
     while changed:
         changed = False
         for scope in facts.scopes:
@@ -226,6 +226,21 @@ def _is_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
     return hit
 
 
+def _any_possibly_logging(facts: ModuleFacts, calls: Iterable[CallSite]) -> bool:
+    """``any(_is_possibly_logging(facts, c) for c in calls)``: the same calls judged in the
+    same order (judging has memoised side effects, see _scope_possibly_logs), with the memo
+    looked up once instead of once per call."""
+    memo = facts.__dict__.setdefault("_possibly_logging_memo", {})
+    for site in calls:
+        key = id(site.node)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = _judge_possibly_logging(facts, site)
+        if hit:
+            return True
+    return False
+
+
 def _judge_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
     if facts.is_logging(site):
         return True
@@ -238,14 +253,23 @@ def _judge_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
 
 
 def _is_opaque_reporter(site: CallSite) -> bool:
-    name = site.name or ""
+    func = site.node.func
+    return _opaque_reporter_name(site.name or "", func.id if isinstance(func, ast.Name) else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _opaque_reporter_name(name: str, called_variable: str | None) -> bool:
+    """_is_opaque_reporter() by the call's names only (``called_variable``: the name
+    called when the callee is a plain name), so a file's many calls of the same few
+    names are judged once."""
     if name in BUILTIN_PRINTS:
         return False  # known, not opaque: facts.is_logging() applies `print-is-logging`
     if possibly_reports(name):
         return True
     # `callback(self)` / `hook(trainer)` where the callable is a variable.
-    func = site.node.func
-    return isinstance(func, ast.Name) and any(w in ("callback", "callbacks", "hook", "hooks", "cb") for w in name_words(func.id))
+    return called_variable is not None and any(
+        w in ("callback", "callbacks", "hook", "hooks", "cb") for w in name_words(called_variable)
+    )
 
 
 def _scope_possibly_logs(facts: ModuleFacts, scope: Scope) -> bool:
@@ -263,8 +287,16 @@ def _scope_possibly_logs(facts: ModuleFacts, scope: Scope) -> bool:
 
 
 def _calls_in_span(facts: ModuleFacts, node: ast.AST, scope: Scope) -> list[CallSite]:
-    start, end = node.lineno, node.end_lineno or node.lineno
-    return [c for c in scope.calls if start <= c.node.lineno <= end]
+    """The scope's calls on the lines of ``node`` (a loop), in ``scope.calls`` order.
+    Memoised: DLL100, DLL101 and DLL102 each ask for the calls of every training loop.
+    Callers must not mutate the list."""
+    memo = facts.__dict__.setdefault("_dllog_calls_in_span", {})
+    key = (id(node), id(scope))
+    calls = memo.get(key)
+    if calls is None:
+        start, end = node.lineno, node.end_lineno or node.lineno
+        calls = memo[key] = [c for c in scope.calls if start <= c.node.lineno <= end]
+    return calls
 
 
 def _local_targets(facts: ModuleFacts, calls: Iterable[CallSite]) -> Iterator[Scope]:
@@ -315,9 +347,18 @@ def _opaque_wrapper(loop: ast.AST, facts: ModuleFacts) -> bool:
 
 def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     """DLL100's evidence: any logging in the nest, in what it calls, right after it, or in
-    the caller that runs it."""
+    the caller that runs it. Memoised per loop: DLL100 and DLL101 both ask (asking again
+    would judge the same calls, already memoised, in the same order: the same answer)."""
+    memo = facts.__dict__.setdefault("_dllog_logs_anything", {})
+    hit = memo.get(id(tl))
+    if hit is None:
+        hit = memo[id(tl)] = _logs_anything(facts, tl)
+    return hit
+
+
+def _logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     in_loop = _calls_in_span(facts, tl.loop, tl.scope)
-    if any(_is_possibly_logging(facts, c) for c in in_loop):
+    if _any_possibly_logging(facts, in_loop):
         return True
     if any(facts.scope_logs(t) for t in _local_targets(facts, in_loop)):
         return True
@@ -325,8 +366,10 @@ def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         return True
     # In a function, any logging in it says the run reports progress (an epoch header before
     # the loop, a summary after it); at module level only what follows the loop counts.
-    around = _after_loop(tl.scope, tl.loop) if tl.scope.is_module else [c for c in tl.scope.calls if c.scope is tl.scope]
-    if any(_is_possibly_logging(facts, c) for c in around):
+    if tl.scope.is_module:
+        if _any_possibly_logging(facts, _after_loop(tl.scope, tl.loop)):
+            return True
+    elif _scope_has_possibly_logging(facts, tl.scope):  # scope.calls: all in the scope
         return True
     # The loop's function is run by a caller that logs around the call.
     for caller in _callers(facts, tl.scope):
@@ -335,7 +378,7 @@ def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             # returned loss that the caller logs is judged by logs_loss().
             continue
         around = _caller_neighbourhood(facts, caller)
-        if any(_is_possibly_logging(facts, c) for c in around):
+        if _any_possibly_logging(facts, around):
             return True
         if any(facts.scope_logs(t) for t in _local_targets(facts, around) if t is not tl.scope):
             return True
@@ -360,7 +403,57 @@ def _caller_neighbourhood(facts: ModuleFacts, caller: CallSite) -> list[CallSite
 
 
 def _names_in(node: ast.AST) -> set[str]:
-    return referenced_names(node)
+    """``facts.referenced_names(node)``, the same set, computed without a generator per node
+    or a ``dotted_name`` per chain link (this runs for every assignment of every training
+    scope): every name an expression reads, and every prefix of an attribute chain rooted
+    in a name (``a.b.c`` → ``a``, ``a.b``, ``a.b.c``)."""
+    out: set[str] = set()
+    stack = [node]
+    pop = stack.pop
+    push = stack.append
+    name_type, attribute_type, constant_type = ast.Name, ast.Attribute, ast.Constant
+    fields_of = _NODE_FIELDS
+    ast_type = ast.AST
+    while stack:
+        n = pop()
+        cls = n.__class__
+        if cls is name_type:
+            out.add(n.id)
+            continue
+        if cls is attribute_type:
+            attrs = []
+            head = n
+            while head.__class__ is attribute_type:
+                attrs.append(head.attr)
+                head = head.value
+            if head.__class__ is name_type:
+                dotted = head.id
+                out.add(dotted)
+                for attr in reversed(attrs):
+                    dotted = f"{dotted}.{attr}"
+                    out.add(dotted)
+                continue
+            # `f().x`, `a[i].x`, `(a or b).x`: no name for the chain; read inside its head.
+            push(head)
+            continue
+        if cls is constant_type:
+            continue
+        fields = fields_of.get(cls)
+        if fields is None:
+            fields = fields_of[cls] = tuple(f for f in cls._fields if f != "ctx")
+        for fname in fields:
+            v = getattr(n, fname, None)
+            if v.__class__ is list:
+                for item in v:
+                    if isinstance(item, ast_type):
+                        push(item)
+            elif isinstance(v, ast_type):
+                push(v)
+    return out
+
+
+# Per AST class: the fields that may hold child nodes (expression contexts left out).
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _target_names(target: ast.AST) -> set[str]:
@@ -390,31 +483,58 @@ def loss_derived_names(scope: Scope, seeds: set[str], facts: ModuleFacts) -> set
     container or meter it was put into (``meter.update(loss.item())``, ``hist.append``,
     ``stats["loss"] = loss``), to a fixpoint. Light, flow-insensitive data flow."""
     derived = set(seeds)
-    stmts = [info.stmt for info in facts.stmt_infos.values() if info.scope is scope]
+    flows = _value_flows(facts, scope)
     for _ in range(3):
         before = len(derived)
-        for stmt in stmts:
-            if isinstance(stmt, ast.Assign):
-                if _refs_any(_names_in(stmt.value), derived):
-                    for t in stmt.targets:
-                        derived |= _target_names(t)
-            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
-                if _refs_any(_names_in(stmt.value), derived):
-                    derived |= _target_names(stmt.target)
-            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-                call = stmt.value
-                # Only methods that *store* a value make their receiver carry the loss:
-                # `meter.update(loss.item())`, `hist.append(loss)` — not
-                # `accelerator.backward(loss)` or `optimizer.step()`.
-                if isinstance(call.func, ast.Attribute) and (
-                    call.func.attr in CONTAINER_METHODS or possibly_reports(dotted_name(call.func) or "")
-                ):
-                    args = list(call.args) + [k.value for k in call.keywords]
-                    if any(_refs_any(_names_in(a), derived) for a in args):
-                        derived |= _target_names(call.func.value)
+        for refs, targets in flows:
+            if _refs_any(refs, derived):
+                derived |= targets
         if len(derived) == before:
             break
     return derived
+
+
+def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """The scope's statements that move a value into names, in source order, as
+    (names read, names bound): ``a = f(b)`` → ({f, b}, {a}); ``meter.update(x)`` → ({x},
+    {meter}). Computed once per scope: every loss_derived_names() round and every training
+    loop of the scope reuses it. Pairs that read or bind nothing cannot grow the fixpoint
+    and are left out."""
+    memo = facts.__dict__.setdefault("_dllog_value_flows", {})
+    flows = memo.get(id(scope))
+    if flows is not None:
+        return flows
+    flows = []
+    for info in facts.scope_stmts(scope):
+        stmt = info.stmt
+        if isinstance(stmt, ast.Assign):
+            refs = _names_in(stmt.value)
+            targets: set[str] = set()
+            for t in stmt.targets:
+                targets |= _target_names(t)
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+            refs = _names_in(stmt.value)
+            targets = _target_names(stmt.target)
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            # Only methods that *store* a value make their receiver carry the loss:
+            # `meter.update(loss.item())`, `hist.append(loss)` — not
+            # `accelerator.backward(loss)` or `optimizer.step()`.
+            if not (
+                isinstance(call.func, ast.Attribute)
+                and (call.func.attr in CONTAINER_METHODS or possibly_reports(dotted_name(call.func) or ""))
+            ):
+                continue
+            refs = set()
+            for a in list(call.args) + [k.value for k in call.keywords]:
+                refs |= _names_in(a)
+            targets = _target_names(call.func.value)
+        else:
+            continue
+        if refs and targets:
+            flows.append((frozenset(refs), frozenset(targets)))
+    memo[id(scope)] = flows
+    return flows
 
 
 def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
@@ -441,7 +561,16 @@ def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
 
 def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     """DLL101's evidence: some log in or after the loop (or in a caller, or in a local
-    helper it hands the value to) carries the loss or a value derived from it."""
+    helper it hands the value to) carries the loss or a value derived from it. Memoised
+    per loop, as logs_anything()."""
+    memo = facts.__dict__.setdefault("_dllog_logs_loss", {})
+    hit = memo.get(id(tl))
+    if hit is None:
+        hit = memo[id(tl)] = _logs_loss(facts, tl)
+    return hit
+
+
+def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     seeds: set[str] = set()
     for expr in tl.loss_exprs:
         seeds |= _names_in(expr)
@@ -457,19 +586,28 @@ def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             return True
     if not seeds and not tl.step_calls:
         return True  # no loss to speak of (TF/Keras train_on_batch...): cannot decide
-    derived = loss_derived_names(tl.scope, seeds, facts)
+    # The loss's data flow is only needed once a call could carry it to a log; most loops
+    # that reach here (DLL100: nothing logs) have none, so it is computed on first use.
+    derived: set[str] | None = None
+    loss_on_self = False
     candidates = _calls_in_span(facts, tl.loop, tl.scope) + _after_loop(tl.scope, tl.loop)
     for site in candidates:
-        if _is_possibly_logging(facts, site) and _call_refs_loss(site, derived):
-            return True
+        possibly_logging = _is_possibly_logging(facts, site)
         target = facts.local_target(site)
+        if not possibly_logging and target is None:
+            continue  # none of the tests below can hold
+        if derived is None:
+            derived = loss_derived_names(tl.scope, seeds, facts)
+            loss_on_self = any(d.startswith("self.") for d in derived)
+        if possibly_logging and _call_refs_loss(site, derived):
+            return True
         if target is not None and _call_refs_loss(site, derived) and facts.scope_logs(target):
             return True
         # A method that reaches a callback or hook can read a loss kept on `self`
         # (minGPT's `self.loss` + `trigger_callbacks`): undecidable, so count it.
         if (
             target is not None
-            and any(d.startswith("self.") for d in derived)
+            and loss_on_self
             and isinstance(site.node.func, ast.Attribute)
             and isinstance(site.node.func.value, ast.Name)
             and site.node.func.value.id == "self"
@@ -477,8 +615,13 @@ def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         ):
             return True
     # Returned to a caller that logs it.
-    if not tl.scope.is_module and _returns_any(tl.scope, derived):
-        for caller in _callers(facts, tl.scope):
+    callers = _callers(facts, tl.scope)  # none at module level
+    if callers and _returned_values(facts, tl.scope):
+        if derived is None:
+            derived = loss_derived_names(tl.scope, seeds, facts)
+        if not _returns_any(facts, tl.scope, derived):
+            return False
+        for caller in callers:
             bound: set[str] = set()
             stmt = caller.info.stmt
             if isinstance(stmt, ast.Assign):
@@ -500,6 +643,16 @@ def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
 
 
 def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
+    """Does a step function log the loss it backpropagates? Memoised per scope: every loop
+    that calls the step function asks (judging the same calls in the same order)."""
+    memo = facts.__dict__.setdefault("_dllog_scope_logs_its_loss", {})
+    hit = memo.get(id(scope))
+    if hit is None:
+        hit = memo[id(scope)] = _judge_scope_logs_its_loss(facts, scope)
+    return hit
+
+
+def _judge_scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
     seeds: set[str] = set()
     for c in facts.calls_in("training_backward"):
         if c.scope is scope:
@@ -510,19 +663,39 @@ def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
     return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in scope.calls)
 
 
-def _returns_any(scope: Scope, derived: set[str]) -> bool:
-    stack = list(scope.body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Return) and n.value is not None:
-            if _refs_any(_names_in(n.value), derived) or isinstance(n.value, (ast.Dict, ast.Tuple)) and any(
-                LOSS_WORD.search(r) for r in _names_in(n.value)
-            ):
-                return True
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
+def _returns_any(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool:
+    """Does the function return a loss-derived value (or a dict/tuple naming a loss)?"""
+    for value in _returned_values(facts, scope):
+        names = _names_in(value)
+        if _refs_any(names, derived) or isinstance(value, (ast.Dict, ast.Tuple)) and any(
+            LOSS_WORD.search(r) for r in names
+        ):
+            return True
     return False
+
+
+def _returned_values(facts: ModuleFacts, scope: Scope) -> list[ast.expr]:
+    """Values of the function's own ``return`` statements (not those of nested functions
+    or of class bodies inside it), read off its statements instead of walking every node."""
+    memo = facts.__dict__.setdefault("_dllog_returned_values", {})
+    values = memo.get(id(scope))
+    if values is not None:
+        return values
+    values = []
+    for info in facts.scope_stmts(scope):
+        stmt = info.stmt
+        if stmt.__class__ is not ast.Return or stmt.value is None:
+            continue
+        # scope_stmts() also lists the statements of a class body nested in the function;
+        # a `return` there (legal to ast.parse) is not the function's.
+        parent = info.parent
+        while parent is not None and parent.scope is scope and not isinstance(parent.stmt, ast.ClassDef):
+            parent = parent.parent
+        if parent is not None and parent.scope is scope:
+            continue
+        values.append(stmt.value)
+    memo[id(scope)] = values
+    return values
 
 
 # -- Lightning --------------------------------------------------------------------------
@@ -672,7 +845,13 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
 
 
 def _scope_has_possibly_logging(facts: ModuleFacts, scope: Scope) -> bool:
-    return any(_is_possibly_logging(facts, c) for c in scope.calls)
+    """Memoised per scope: every training loop of a function asks (the same calls in the
+    same order, so the same answer)."""
+    memo = facts.__dict__.setdefault("_dllog_scope_has_possibly_logging", {})
+    hit = memo.get(id(scope))
+    if hit is None:
+        hit = memo[id(scope)] = _any_possibly_logging(facts, scope.calls)
+    return hit
 
 
 def _returned_name(scope: Scope) -> str | None:
