@@ -135,7 +135,7 @@ def check_source(
         result.error = str(err)
         result.findings = [_error_finding(path, err)]
         return result
-    if noqa and FILE_NOQA_RE.search(text):
+    if noqa and may_say_noqa(text) and FILE_NOQA_RE.search(text):
         return result
     lines = text.splitlines()
     result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes)
@@ -260,11 +260,17 @@ def is_noqa(lines: list[str], finding: Finding, noqa_lines: dict[int, str] | Non
     return finding.code in wanted or finding.code.startswith(wanted)
 
 
+def may_say_noqa(text: str) -> bool:
+    """A cheap superset of "some line says noqa" (in any letter case): four substring
+    scans cost a quarter of one case-insensitive regex search over the text."""
+    return "qa" in text or "QA" in text or "Qa" in text or "qA" in text
+
+
 def noqa_line_mapping(lines: list[str]) -> dict[int, str]:
     """flake8's ``FileProcessor._noqa_line_mapping``: a line inside a token that spans
     lines (a triple-quoted string, a backslash continuation) is searched for ``# noqa``
     together with the other lines of its range. Only computed when some line says noqa."""
-    if not any("noqa" in line.lower() for line in lines):
+    if not may_say_noqa("\n".join(lines)) or not any("noqa" in line.lower() for line in lines):
         return {}
     text_lines = [line + "\n" for line in lines]
     ret: dict[int, str] = {}
