@@ -249,7 +249,28 @@ def parse_config(data: dict[str, Any], source: str, root: str | None = None) -> 
     return Config(**kwargs)
 
 
+# A repository's pyproject.toml without [tool.dllog] is passed on the way up from every file
+# checked: parse it once per version of the file, not once per file checked.
+_pyproject_cache: dict[tuple[str, int, int], dict | None] = {}
+
+
 def _read_pyproject(path: Path) -> dict | None:
+    try:
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _pyproject_cache:
+        return _pyproject_cache[key]
+    section = _parse_pyproject(path)
+    if key is not None:
+        if len(_pyproject_cache) > 256:
+            _pyproject_cache.clear()
+        _pyproject_cache[key] = section
+    return section
+
+
+def _parse_pyproject(path: Path) -> dict | None:
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
@@ -310,6 +331,12 @@ def find_config_file(start: Path) -> Path | None:
 
 
 _cache: dict[tuple[str, float], Config] = {}
+
+
+def clear_caches() -> None:
+    """Forget every configuration read so far (the files changed)."""
+    _cache.clear()
+    _pyproject_cache.clear()
 
 
 def config_for_path(path: str | os.PathLike | None) -> Config:

@@ -43,6 +43,7 @@ from pygls.protocol import LanguageServerProtocol
 from flake8_dllog import __version__
 from flake8_dllog.catalog import load_catalog
 from flake8_dllog.config import Config, ConfigError, config_for_path
+from flake8_dllog.config import clear_caches as clear_config_caches
 from flake8_dllog.engine import PARSE_ERROR
 from flake8_dllog.findings import Finding
 
@@ -306,14 +307,7 @@ class DllogLanguageServer(LanguageServer):
         return before != (self.global_settings, self.folder_settings)
 
     def reload_config(self) -> None:
-        try:
-            from flake8_dllog import config as config_module
-
-            cache = getattr(config_module, "_cache", None)
-            if isinstance(cache, dict):
-                cache.clear()
-        except Exception:  # pragma: no cover
-            pass
+        clear_config_caches()
         self._reported = {m for m in self._reported if not m.startswith("dllog: configuration")}
         for st in self.docs.values():
             st.config_error = None
