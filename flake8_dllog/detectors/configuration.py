@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, child_nodes, dotted_name, walk
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -113,49 +113,168 @@ def root_name(node: ast.AST) -> str | None:
             return None
 
 
-_NESTED_SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_NESTED_SCOPE_TYPES = frozenset({ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+# Fields that never hold an expression worth entering (names, operators, flags).
+_NOT_CHILD_FIELDS = frozenset({"ctx", "id", "attr", "arg", "op", "kind", "conversion", "type_comment", "is_async"})
+# Per node class: the fields that may hold child expressions.
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: (), ast.Name: ()}
 
 
-def _parents(expr: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None]]:
-    """(node, parent) pairs under ``expr``, not entering nested scopes."""
-    yield expr, None
-    if isinstance(expr, _NESTED_SCOPES):
-        return
-    stack: list[ast.AST] = [expr]
-    while stack:
-        node = stack.pop()
-        for child in child_nodes(node):
-            yield child, node
-            if not isinstance(child, _NESTED_SCOPES):
-                stack.append(child)
+def _node_fields(cls: type) -> tuple[str, ...]:
+    fields = _NODE_FIELDS.get(cls)
+    if fields is None:
+        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in _NOT_CHILD_FIELDS)
+    return fields
 
 
 def mentions(exprs: Iterable[ast.AST], names: set[str]) -> tuple[bool, set[str]]:
     """(is any of ``names`` used as a whole object, which of its fields are used).
 
     ``print(args)``, ``vars(args)``, ``f"{cfg}"``, ``args.__dict__`` are whole uses;
-    ``args.lr`` / ``cfg["lr"]`` are field uses.
+    ``args.lr`` / ``cfg["lr"]`` are field uses. Nested scopes (lambdas, functions) are
+    not entered.
     """
-    whole = False
     fields: set[str] = set()
-    for expr in exprs:
-        for node, parent in _parents(expr):
-            if not isinstance(node, (ast.Name, ast.Attribute)):
-                continue
-            d = plain_dotted(node)
-            if d is None or d not in names:
-                continue
-            if isinstance(parent, ast.Attribute) and parent.value is node:
-                if parent.attr in WHOLE_ATTRS:
-                    whole = True
-                else:
-                    fields.add(f"{d}.{parent.attr}")
-            elif isinstance(parent, ast.Subscript) and parent.value is node:
-                key = parent.slice
-                fields.add(f"{d}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{d}[]")
-            else:
-                whole = True
+    whole = _name_uses(exprs, names, fields)
     return whole, fields
+
+
+def mentions_whole(exprs: Iterable[ast.AST], names: set[str]) -> bool:
+    """``mentions(exprs, names)[0]``, stopping at the first whole use."""
+    return _name_uses(exprs, names, None)
+
+
+def _name_uses(exprs: Iterable[ast.AST], names: set[str], fields: set[str] | None) -> bool:
+    """Walk ``exprs`` for uses of ``names``: add field uses to ``fields`` and return whether
+    one is used whole (with ``fields`` None: return at the first whole use)."""
+    if any("." in n for n in names):
+        return _dotted_name_uses(exprs, names, fields)
+    # No dotted name (the usual case): only `Name` nodes can be one, and whether a use is
+    # whole is told by the node above it, so the walk needs no parent links.
+    name_type, attribute_type, subscript_type, constant_type = ast.Name, ast.Attribute, ast.Subscript, ast.Constant
+    call_type = ast.Call
+    nested = _NESTED_SCOPE_TYPES
+    ast_type = ast.AST
+    node_fields = _NODE_FIELDS
+    whole = False
+    stack = list(exprs)
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        cls = node.__class__
+        if cls is name_type:
+            if node.id in names:
+                whole = True  # not under an attribute or a subscript (see below)
+                if fields is None:
+                    return True
+            continue
+        if cls is attribute_type:
+            # Down the chain `a.b.c` at once: only the attribute right above a name matters.
+            value = node.value
+            while value.__class__ is attribute_type:
+                node = value
+                value = node.value
+            if value.__class__ is name_type:
+                if value.id in names:
+                    if node.attr in WHOLE_ATTRS:
+                        whole = True
+                        if fields is None:
+                            return True
+                    elif fields is not None:
+                        fields.add(f"{value.id}.{node.attr}")
+            elif value.__class__ is not constant_type:
+                push(value)
+            continue
+        if cls is call_type:
+            push(node.func)
+            for arg in node.args:
+                if arg.__class__ is not constant_type:
+                    push(arg)
+            for kw in node.keywords:
+                push(kw.value)
+            continue
+        if cls is subscript_type:
+            value = node.value
+            key = node.slice
+            if value.__class__ is name_type:
+                if value.id in names and fields is not None:
+                    fields.add(f"{value.id}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{value.id}[]")
+            else:
+                push(value)
+            push(key)
+            continue
+        if cls in nested:
+            continue
+        child_fields = node_fields.get(cls)
+        if child_fields is None:
+            child_fields = _node_fields(cls)
+        for fname in child_fields:
+            v = getattr(node, fname, None)
+            if v.__class__ is list:
+                for item in v:
+                    if isinstance(item, ast_type):
+                        push(item)
+            elif isinstance(v, ast_type):
+                push(v)
+    return whole
+
+
+def _dotted_name_uses(exprs: Iterable[ast.AST], names: set[str], fields: set[str] | None) -> bool:
+    """_name_uses() when some names are dotted (``self.args``): any attribute chain may be
+    one, so each node is visited with its parent."""
+    whole = False
+    roots = {n.split(".", 1)[0] for n in names}
+    name_type, attribute_type, subscript_type = ast.Name, ast.Attribute, ast.Subscript
+    nested = _NESTED_SCOPE_TYPES
+    ast_type = ast.AST
+    node_fields = _NODE_FIELDS
+    for expr in exprs:
+        # (node, parent) pairs, depth first; hand-rolled (a generator per node costs more
+        # than the work done per node).
+        stack: list[tuple[ast.AST, ast.AST | None]] = [(expr, None)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node, parent = pop()
+            cls = node.__class__
+            d = None
+            if cls is name_type:
+                if node.id in roots:
+                    d = node.id
+            elif cls is attribute_type:
+                # only a chain hanging off one of the roots can be a name: build its text then
+                head = node.value
+                while head.__class__ is attribute_type:
+                    head = head.value
+                if head.__class__ is name_type and head.id in roots:
+                    d = plain_dotted(node)
+            if d is not None and d in names:
+                if parent.__class__ is attribute_type and parent.value is node:
+                    if parent.attr in WHOLE_ATTRS:
+                        whole = True
+                    elif fields is not None:
+                        fields.add(f"{d}.{parent.attr}")
+                elif parent.__class__ is subscript_type and parent.value is node:
+                    if fields is not None:
+                        key = parent.slice
+                        fields.add(f"{d}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{d}[]")
+                else:
+                    whole = True
+                if whole and fields is None:
+                    return True
+            if cls in nested:
+                continue
+            child_fields = node_fields.get(cls)
+            if child_fields is None:
+                child_fields = _node_fields(cls)
+            for fname in child_fields:
+                v = getattr(node, fname, None)
+                if v.__class__ is list:
+                    for item in v:
+                        if isinstance(item, ast_type):
+                            push((item, node))
+                elif isinstance(v, ast_type):
+                    push((v, node))
+    return whole
 
 
 def call_exprs(site: CallSite) -> list[ast.AST]:
@@ -286,7 +405,7 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
         added = False
         pending = list(candidates)
         if loader_kind:
-            pending += [c for c in facts.calls if (t := facts.local_target(c)) is not None and t.qualname in loader_kind]
+            pending += [c for c in facts.calls if (t := c.target) is not None and t.qualname in loader_kind]
         for site in pending:
             if id(site.node) in seen_sites:
                 continue
@@ -321,13 +440,13 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
             seen_sites.add(id(site.node))
             loads.append(load)
             # `args = parser.parse_args(); return args`: the caller owns the config.
-            if not site.scope.is_module and _returns_any(site.scope, set(names)):
+            if not site.scope.is_module and _returns_any(facts, site.scope, set(names)):
                 loader_kind.setdefault(site.scope.qualname, kind)
                 added = True
         if not added:
             break
     returned_loaders = set(loader_kind)
-    loads = [l for l in loads if not (l.scope.qualname in returned_loaders and _returns_any(l.scope, set(l.names)))]
+    loads = [l for l in loads if not (l.scope.qualname in returned_loaders and _returns_any(facts, l.scope, set(l.names)))]
     loads.sort(key=lambda l: (l.site.node.lineno, l.site.node.col_offset))
     facts._dllog_config_loads = loads  # type: ignore[attr-defined]
     return loads
@@ -354,34 +473,45 @@ def _is_pre_parse(facts: ModuleFacts, stmt: ast.stmt) -> bool:
 MERGING_METHODS = frozenset({"set_defaults", "update", "merge_from_dict", "merge_from_other_cfg", "merge_with"})
 
 
-def _returns_any(scope: Scope, names: set[str]) -> bool:
-    for node in _walk_own(scope.node):
-        if isinstance(node, ast.Return) and node.value is not None:
-            whole, _ = mentions([node.value], names)
-            if whole:
+def _returns_any(facts: ModuleFacts, scope: Scope, names: set[str]) -> bool:
+    """Does the function return one of ``names`` as a whole (``return args``)?"""
+    for node in _own_returns(facts, scope):
+        if node.value is not None:
+            if mentions_whole([node.value], names):
                 return True
     return False
 
 
-def _walk_own(fn: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of a function body, not descending into nested functions or classes."""
-    stack = list(getattr(fn, "body", []))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
+def _own_returns(facts: ModuleFacts, scope: Scope) -> list[ast.Return]:
+    """The ``return`` statements of a function, not those of nested functions or classes
+    (a return is a statement: the scope's statements are searched, not its expressions)."""
+    cache = getattr(facts, "_dllog_own_returns", None)
+    if cache is None:
+        cache = facts._dllog_own_returns = {}  # type: ignore[attr-defined]
+    found = cache.get(id(scope))
+    if found is None:
+        found = cache[id(scope)] = [
+            info.stmt
+            for info in facts.scope_stmts(scope)
+            if info.stmt.__class__ is ast.Return
+            # a class body nested in the function belongs to the class
+            and not (info.parent is not None and info.parent.stmt.__class__ is ast.ClassDef)
+        ]
+    return found
 
 
 def hydra_configs(facts: ModuleFacts) -> list[tuple[Scope, str]]:
-    """(function, config parameter) of every ``@hydra.main`` entry point."""
+    """(function, config parameter) of every ``@hydra.main`` entry point (cached on facts)."""
+    cached = getattr(facts, "_dllog_hydra_configs", None)
+    if cached is not None:
+        return cached
     out = []
     for scope in facts.scopes:
         if any(d.endswith("hydra.main") or d == "hydra.main" for d in scope.decorators):
             params = scope_params(scope)
             if params:
                 out.append((scope, params[0]))
+    facts._dllog_hydra_configs = out  # type: ignore[attr-defined]
     return out
 
 
@@ -409,56 +539,250 @@ def _is_converting(value: ast.AST, names: set[str]) -> bool:
         func = value.func
         last = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
         if last in CONVERTERS or last in WHOLE_ATTRS:
-            return mentions([value], names)[0]
+            return mentions_whole([value], names)
         return False
     if isinstance(value, (ast.JoinedStr, ast.Dict, ast.BinOp, ast.IfExp, ast.Subscript)):
-        return mentions([value], names)[0]
+        return mentions_whole([value], names)
     return False
 
 
-def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> set[str]:
+# -- per-module indexes --------------------------------------------------------------------
+# The alias and recording searches ask the same questions of every statement and call,
+# once per configuration and up to four times over: which statements and calls can matter
+# at all is decided once per module here.
+
+
+@dataclass(eq=False, slots=True)
+class _FlowCall:
+    """A call through which a configuration may travel under another name."""
+
+    site: CallSite
+    exprs: list[ast.AST]  # its arguments and keyword values (never empty)
+    merges: bool  # `parser.set_defaults(**cfg)`: the receiver takes the config in
+    loads: bool  # a config load on a receiver (`parser.parse_args()`)
+    params: list[str] | None  # the parameters of the same-module callee, if any
+    offset: int  # 1 when the callee's first parameter is `self`/`cls`
+
+
+@dataclass(eq=False, slots=True)
+class _ConfigIndex:
+    assigns: list[ast.stmt]  # `x = value` / `x: T = value`, in statement order
+    flow_calls: list[_FlowCall]  # in call order
+    self_recording: list[CallSite]  # `<obj>.save_pretrained(...)` and the like
+    tracker_stores: list[ast.Assign]  # `run["params"] = ...` into a tracker-like target
+    for_loops: list[ast.stmt]
+    add_arguments: list[CallSite]  # `parser.add_argument(...)`
+    # (call, how) in call order: file writes ("store"), and calls of imported helpers named
+    # like recorders ("helper"); see _record_calls
+    writes_or_recorders: list[tuple[CallSite, str]]
+
+
+def _config_index(facts: ModuleFacts) -> _ConfigIndex:
+    cached = getattr(facts, "_dllog_config_index", None)
+    if cached is not None:
+        return cached
+    assigns: list[ast.stmt] = []
+    tracker_stores: list[ast.Assign] = []
+    for_loops: list[ast.stmt] = []
+    assign_type, ann_assign_type, for_types = ast.Assign, ast.AnnAssign, (ast.For, ast.AsyncFor)
+    stored_into = (ast.Subscript, ast.Attribute)
+    for info in facts.stmt_infos.values():
+        stmt = info.stmt
+        cls = stmt.__class__
+        if cls is assign_type:
+            assigns.append(stmt)
+            for t in stmt.targets:
+                if t.__class__ in stored_into and TRACKER_OBJECT.search(dotted_name(t) or ""):
+                    tracker_stores.append(stmt)
+                    break
+        elif cls is ann_assign_type:
+            if stmt.value is not None:
+                assigns.append(stmt)
+        elif cls in for_types:
+            for_loops.append(stmt)
+
+    loading = {id(site) for site in facts.calls_in("config_load")}
+    flow_calls: list[_FlowCall] = []
+    self_recording: list[CallSite] = []
+    add_arguments: list[CallSite] = []
+    writes_or_recorders: list[tuple[CallSite, str]] = []
+    functions = facts.functions
+    # Same-module classes with an `__init__`: `Trainer(args)` runs `Trainer.__init__(self, args)`.
+    init_classes = {q[: -len(".__init__")] for q in functions if q.endswith(".__init__")}
+    # What a call may be is first told by its dotted name alone (a few hundred distinct
+    # names, thousands of calls); the call's node is only read when the name says it may
+    # matter. A bare name call `f(...)` is named `aliases.get(f, f)`.
+    aliases = facts.aliases
+    name_kinds: dict[str | None, int] = {}
+    add_argument_name = aliases.get("add_argument", "add_argument")
+    init_class_names = {aliases.get(c, c) for c in init_classes}
+    attribute_type, name_type = ast.Attribute, ast.Name
+    for site in facts.calls:
+        name = site.name
+        kind = name_kinds.get(name)
+        if kind is None:
+            kind = name_kinds[name] = _name_kind(name, add_argument_name, init_class_names)
+        target = site.target
+        loads = id(site) in loading
+        if not kind and target is None and not loads:
+            continue
+        node = site.node
+        func = node.func
+        fcls = func.__class__
+        if target is None and kind & _INIT_CLASS and fcls is name_type and func.id in init_classes:
+            target = functions.get(f"{func.id}.__init__")
+        if kind & _WRITE:
+            writes_or_recorders.append((site, "store"))
+        elif kind & _RECORDER_NAME and target is None:
+            writes_or_recorders.append((site, "helper"))
+        if kind & _SELF_RECORDING and fcls is attribute_type:
+            self_recording.append(site)
+        if kind & _ADD_ARGUMENT and (func.attr if fcls is attribute_type else func.id if fcls is name_type else None) == "add_argument":
+            add_arguments.append(site)
+        if not node.args and not node.keywords:
+            continue
+        merges = bool(kind & _MERGING) and fcls is attribute_type and func.attr in MERGING_METHODS
+        loads = loads and fcls is attribute_type
+        if target is None and not merges and not loads:
+            continue
+        params = None
+        offset = 0
+        if target is not None:
+            params = scope_params(target)
+            offset = 1 if params and params[0] in ("self", "cls") and (target.class_name is not None) else 0
+        flow_calls.append(_FlowCall(site, call_exprs(site), merges, loads, params, offset))
+    index = _ConfigIndex(assigns, flow_calls, self_recording, tracker_stores, for_loops, add_arguments, writes_or_recorders)
+    facts._dllog_config_index = index  # type: ignore[attr-defined]
+    return index
+
+
+_WRITE, _RECORDER_NAME, _SELF_RECORDING, _MERGING, _ADD_ARGUMENT, _INIT_CLASS = 1, 2, 4, 8, 16, 32
+
+
+def _name_kind(name: str | None, add_argument_name: str, init_class_names: set[str]) -> int:
+    """What a call may be, judged by its dotted name (bits above; 0 = nothing here)."""
+    last = _last(name)
+    kind = 0
+    if last in ("write", "writelines", "write_text"):
+        kind |= _WRITE
+    if RECORDING_NAME.search(last):
+        kind |= _RECORDER_NAME
+    if last in SELF_RECORDING_METHODS:
+        kind |= _SELF_RECORDING  # `x.<last>(...)`: the method is the name's last segment
+    if last in MERGING_METHODS:
+        kind |= _MERGING
+    if last == "add_argument" or name == add_argument_name:
+        kind |= _ADD_ARGUMENT
+    if name in init_class_names:
+        kind |= _INIT_CLASS
+    return kind
+
+
+class _RootLines:
+    """The lines of the module that mention any of a (growing) set of root names.
+
+    ``facts.span_mentions(node, roots)`` answered from per-name line sets found once with
+    ``str.find`` over the whole text, instead of scanning a node's lines per name per call.
+    """
+
+    __slots__ = ("facts", "roots", "lines", "everything")
+
+    def __init__(self, facts: ModuleFacts, names: Iterable[str]):
+        self.facts = facts
+        self.roots: set[str] = set()
+        self.lines: set[int] = set()
+        self.everything = False  # an empty root is in every line
+        self.add(names)
+
+    def add(self, names: Iterable[str]) -> None:
+        for name in names:
+            root = name.split(".")[0]
+            if root not in self.roots:
+                self.roots.add(root)
+                if root:
+                    self.lines |= _lines_containing(self.facts, root)
+                else:
+                    self.everything = True
+
+    def span_has(self, node: ast.AST) -> bool:
+        start = getattr(node, "lineno", None)
+        if start is None:
+            return True
+        end = getattr(node, "end_lineno", None) or start
+        if self.everything:
+            return start <= len(self.facts.lines)
+        if start == end:
+            return start in self.lines
+        return not self.lines.isdisjoint(range(start, end + 1))
+
+
+def _lines_containing(facts: ModuleFacts, word: str) -> set[int]:
+    """1-based numbers of the lines whose text contains ``word`` (cached on facts)."""
+    cache = getattr(facts, "_dllog_lines_with", None)
+    if cache is None:
+        cache = facts._dllog_lines_with = {}  # type: ignore[attr-defined]
+    found = cache.get(word)
+    if found is not None:
+        return found
+    # A line never contains a line break; most words are in no line at all (one search of
+    # the whole text says so).
+    if "\n" in word or word not in facts.text:
+        found = set()
+    else:
+        found = {number for number, line in enumerate(facts.lines, 1) if word in line}
+    cache[word] = found
+    return found
+
+
+def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> frozenset[str]:
     """The names a configuration travels under: copies, ``self.<attr>``, and the parameters
-    of same-module functions (and classes) it is passed to."""
-    aliases = set(names)
+    of same-module functions (and classes) it is passed to (cached per set of names)."""
+    key = frozenset(names)
+    cache = getattr(facts, "_dllog_config_aliases", None)
+    if cache is None:
+        cache = facts._dllog_config_aliases = {}  # type: ignore[attr-defined]
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = frozenset(_follow_aliases(facts, set(key)))
+    return found
+
+
+def _follow_aliases(facts: ModuleFacts, aliases: set[str]) -> set[str]:
+    index = _config_index(facts)
     for _ in range(4):
         before = len(aliases)
-        roots = {a.split(".")[0] for a in aliases}
-        for info in facts.stmt_infos.values():
-            stmt = info.stmt
-            if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-                continue
-            value = stmt_value(stmt)
-            if value is not None and facts.span_mentions(value, roots) and _is_converting(value, aliases):
+        # Assignments are pre-filtered by the names known when the pass starts.
+        mentioned = _RootLines(facts, aliases)
+        for stmt in index.assigns:
+            value = stmt.value
+            if mentioned.span_has(value) and _is_converting(value, aliases):
                 aliases.update(stmt_targets(stmt))
-        for site in facts.calls:
-            exprs = call_exprs(site)
-            if not exprs:
-                continue
-            if site.method in MERGING_METHODS and site.receiver is not None:
+        for call in index.flow_calls:
+            site = call.site
+            if call.merges:
                 # `parser.set_defaults(**cfg)`: cfg now lives inside the receiver.
-                if any(_is_converting(e, aliases) for e in exprs):
-                    root = root_name(site.receiver)
-                    recv = plain_dotted(site.receiver)
+                if any(_is_converting(e, aliases) for e in call.exprs):
+                    receiver = site.receiver
+                    root = root_name(receiver)
+                    recv = plain_dotted(receiver)
                     if recv and recv.split(".")[-1] not in WHOLE_ATTRS:
                         aliases.add(recv)
                     elif root:
                         aliases.add(root)
-            if facts.is_category(site, "config_load") and site.receiver is not None and plain_dotted(site.receiver) in aliases:
+            if call.loads and plain_dotted(site.receiver) in aliases:
                 # `args = parser.parse_args(...)` after the parser took the file's defaults.
                 aliases.update(stmt_targets(site.stmt))
-            target = _callee_scope(facts, site)
-            if target is None:
-                continue
-            params = scope_params(target)
-            offset = 1 if params and params[0] in ("self", "cls") and (target.class_name is not None) else 0
-            for i, arg in enumerate(site.node.args):
-                if isinstance(arg, ast.Starred):
-                    break
-                if _is_converting(arg, aliases) and i + offset < len(params):
-                    aliases.add(params[i + offset])
-            for kw in site.node.keywords:
-                if kw.arg and kw.arg in params and _is_converting(kw.value, aliases):
-                    aliases.add(kw.arg)
+            params = call.params
+            if params is not None:
+                offset = call.offset
+                for i, arg in enumerate(site.node.args):
+                    if isinstance(arg, ast.Starred):
+                        break
+                    if i + offset < len(params) and _is_converting(arg, aliases):
+                        aliases.add(params[i + offset])
+                for kw in site.node.keywords:
+                    if kw.arg and kw.arg in params and _is_converting(kw.value, aliases):
+                        aliases.add(kw.arg)
         if len(aliases) == before:
             break
     return aliases
@@ -496,14 +820,8 @@ def _record_calls(facts: ModuleFacts) -> list[tuple[CallSite, str]]:
         add(site, "record")
     for site in facts.calls_in("save"):
         add(site, "store")
-    for site in facts.calls:
-        if id(site.node) in seen:
-            continue
-        last = _last(site.name)
-        if last in ("write", "writelines", "write_text"):
-            add(site, "store")
-        elif facts.local_target(site) is None and _callee_scope(facts, site) is None and RECORDING_NAME.search(last):
-            add(site, "helper")
+    for site, how in _config_index(facts).writes_or_recorders:
+        add(site, how)
     facts._dllog_record_calls = out  # type: ignore[attr-defined]
     return out
 
@@ -543,29 +861,34 @@ def _direct_fields(exprs: list[ast.AST], aliases: set[str]) -> set[str]:
 
 def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
     """Is this configuration (under any of ``names``) logged or recorded anywhere in the
-    module? Flow-insensitive on purpose: a config printed in a helper counts."""
+    module? Flow-insensitive on purpose: a config printed in a helper counts. (Cached per
+    set of names.)"""
+    key = frozenset(names)
+    cache = getattr(facts, "_dllog_config_recorded", None)
+    if cache is None:
+        cache = facts._dllog_config_recorded = {}  # type: ignore[attr-defined]
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _config_recorded(facts, key)
+    return found
+
+
+def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     aliases = config_aliases(facts, names)
     if any(param in aliases for _, param in hydra_configs(facts)):
         return True  # Hydra writes the composed config into the run directory
+    index = _config_index(facts)
     logged_fields: set[str] = set()
-    for site in facts.calls:
-        if site.method in SELF_RECORDING_METHODS and site.receiver is not None and plain_dotted(site.receiver) in aliases:
+    for site in index.self_recording:
+        if plain_dotted(site.receiver) in aliases:
             return True
+    mentioned = _RootLines(facts, aliases)
     # Neptune `run["parameters"] = vars(args)`, `wandb.config.hparams = cfg`: stored into a tracker.
-    roots = {a.split(".")[0] for a in aliases}
-    for info in facts.stmt_infos.values():
-        stmt = info.stmt
-        if (
-            isinstance(stmt, ast.Assign)
-            and any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in stmt.targets)
-            and facts.span_mentions(stmt.value, roots)
-            and mentions([stmt.value], aliases)[0]
-        ):
-            for target in stmt.targets:
-                if isinstance(target, (ast.Subscript, ast.Attribute)) and TRACKER_OBJECT.search(dotted_name(target) or ""):
-                    return True
+    for stmt in index.tracker_stores:
+        if mentioned.span_has(stmt.value) and mentions_whole([stmt.value], aliases):
+            return True
     for site, how in _record_calls(facts):
-        if not facts.span_mentions(site.node, roots) and not (how == "record" and _last(site.name) == "save_hyperparameters"):
+        if not mentioned.span_has(site.node) and not (how == "record" and _last(site.name) == "save_hyperparameters"):
             continue
         exprs = call_exprs(site)
         whole, fields = mentions(exprs, aliases)
@@ -586,9 +909,8 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
     if len(logged_fields) >= 2:
         return True
     # `for k, v in vars(args).items(): print(k, v)`
-    for info in facts.stmt_infos.values():
-        stmt = info.stmt
-        if isinstance(stmt, (ast.For, ast.AsyncFor)) and facts.span_mentions(stmt.iter, roots) and mentions([stmt.iter], aliases)[0]:
+    for stmt in index.for_loops:
+        if mentioned.span_has(stmt.iter) and mentions_whole([stmt.iter], aliases):
             start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
             if any(start <= c.node.lineno <= end for c in facts.logging_calls):
                 return True
@@ -641,13 +963,20 @@ def config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
     paths = _source_paths(facts, load)
     if not paths:
         return False
-    for site in facts.calls:
-        if _last(site.name) not in FILE_KEEPING_CALLS and not facts.is_logging(site):
-            continue
+    for site in _file_keeping_calls(facts):
         for arg in call_exprs(site):
             if any(facts.segment(node) in paths for node in walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Constant))):
                 return True
     return False
+
+
+def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:
+    """Calls that may keep a copy of a file: copies, artifact logs, any log call (cached)."""
+    cached = getattr(facts, "_dllog_file_keeping_calls", None)
+    if cached is None:
+        cached = [site for site in facts.calls if _last(site.name) in FILE_KEEPING_CALLS or facts.is_logging(site)]
+        facts._dllog_file_keeping_calls = cached  # type: ignore[attr-defined]
+    return cached
 
 
 # -- DLL600 --------------------------------------------------------------------------
@@ -668,7 +997,7 @@ def _flags_only_parser(facts: ModuleFacts) -> bool:
     """A parser that only defines on/off switches and run-placement options (``--fp16``,
     ``--local_rank``, ``--config path.yaml``): no hyperparameters to log there (a config
     file it points to is judged on its own)."""
-    adds = [c for c in facts.calls if c.method == "add_argument"]
+    adds = _config_index(facts).add_arguments
     if not adds:
         return False
     for c in adds:
