@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -113,6 +114,9 @@ def root_name(node: ast.AST) -> str | None:
             return None
 
 
+# Node classes, bound once for the hand-rolled walks below.
+_AST, _Name, _Attribute, _Subscript, _Constant = ast.AST, ast.Name, ast.Attribute, ast.Subscript, ast.Constant
+_Call, _JoinedStr, _FormattedValue = ast.Call, ast.JoinedStr, ast.FormattedValue
 _NESTED_SCOPE_TYPES = frozenset({ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 # Fields that never hold an expression worth entering (names, operators, flags).
 _NOT_CHILD_FIELDS = frozenset({"ctx", "id", "attr", "arg", "op", "kind", "conversion", "type_comment", "is_async"})
@@ -147,34 +151,29 @@ def mentions_whole(exprs: Iterable[ast.AST], names: set[str]) -> bool:
 def _name_uses(exprs: Iterable[ast.AST], names: set[str], fields: set[str] | None) -> bool:
     """Walk ``exprs`` for uses of ``names``: add field uses to ``fields`` and return whether
     one is used whole (with ``fields`` None: return at the first whole use)."""
-    if any("." in n for n in names):
+    if "." in "|".join(names):  # some name is dotted
         return _dotted_name_uses(exprs, names, fields)
     # No dotted name (the usual case): only `Name` nodes can be one, and whether a use is
     # whole is told by the node above it, so the walk needs no parent links.
-    name_type, attribute_type, subscript_type, constant_type = ast.Name, ast.Attribute, ast.Subscript, ast.Constant
-    call_type = ast.Call
-    nested = _NESTED_SCOPE_TYPES
-    ast_type = ast.AST
-    node_fields = _NODE_FIELDS
     whole = False
     stack = list(exprs)
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
         cls = node.__class__
-        if cls is name_type:
+        if cls is _Name:
             if node.id in names:
                 whole = True  # not under an attribute or a subscript (see below)
                 if fields is None:
                     return True
             continue
-        if cls is attribute_type:
+        if cls is _Attribute:
             # Down the chain `a.b.c` at once: only the attribute right above a name matters.
             value = node.value
-            while value.__class__ is attribute_type:
+            while value.__class__ is _Attribute:
                 node = value
                 value = node.value
-            if value.__class__ is name_type:
+            if value.__class__ is _Name:
                 if value.id in names:
                     if node.attr in WHOLE_ATTRS:
                         whole = True
@@ -182,39 +181,47 @@ def _name_uses(exprs: Iterable[ast.AST], names: set[str], fields: set[str] | Non
                             return True
                     elif fields is not None:
                         fields.add(f"{value.id}.{node.attr}")
-            elif value.__class__ is not constant_type:
+            elif value.__class__ is not _Constant:
                 push(value)
             continue
-        if cls is call_type:
+        if cls is _Call:
             push(node.func)
             for arg in node.args:
-                if arg.__class__ is not constant_type:
+                if arg.__class__ is not _Constant:
                     push(arg)
             for kw in node.keywords:
                 push(kw.value)
             continue
-        if cls is subscript_type:
+        if cls is _Subscript:
             value = node.value
             key = node.slice
-            if value.__class__ is name_type:
+            if value.__class__ is _Name:
                 if value.id in names and fields is not None:
                     fields.add(f"{value.id}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{value.id}[]")
             else:
                 push(value)
             push(key)
             continue
-        if cls in nested:
+        if cls is _JoinedStr:
+            # f-string: only the formatted values can hold names
+            for part in node.values:
+                if part.__class__ is _FormattedValue:
+                    push(part.value)
+                    if part.format_spec is not None:
+                        push(part.format_spec)
             continue
-        child_fields = node_fields.get(cls)
+        if cls in _NESTED_SCOPE_TYPES:
+            continue
+        child_fields = _NODE_FIELDS.get(cls)
         if child_fields is None:
             child_fields = _node_fields(cls)
         for fname in child_fields:
             v = getattr(node, fname, None)
             if v.__class__ is list:
                 for item in v:
-                    if isinstance(item, ast_type):
+                    if isinstance(item, _AST) and item.__class__ is not _Constant:
                         push(item)
-            elif isinstance(v, ast_type):
+            elif isinstance(v, _AST):
                 push(v)
     return whole
 
@@ -584,24 +591,22 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     assigns: list[ast.stmt] = []
     tracker_stores: list[ast.Assign] = []
     for_loops: list[ast.stmt] = []
-    assign_type, ann_assign_type, for_types = ast.Assign, ast.AnnAssign, (ast.For, ast.AsyncFor)
     stored_into = (ast.Subscript, ast.Attribute)
-    for info in facts.stmt_infos.values():
-        stmt = info.stmt
+    # (the few kinds of statement looked at are picked out first, in a comprehension)
+    for stmt in [info.stmt for info in facts.stmt_infos.values() if info.stmt.__class__ in _INDEXED_STATEMENTS]:
         cls = stmt.__class__
-        if cls is assign_type:
+        if cls is ast.Assign:
             assigns.append(stmt)
             for t in stmt.targets:
                 if t.__class__ in stored_into and TRACKER_OBJECT.search(dotted_name(t) or ""):
                     tracker_stores.append(stmt)
                     break
-        elif cls is ann_assign_type:
+        elif cls is ast.AnnAssign:
             if stmt.value is not None:
                 assigns.append(stmt)
-        elif cls in for_types:
+        else:
             for_loops.append(stmt)
 
-    loading = {id(site) for site in facts.calls_in("config_load")}
     flow_calls: list[_FlowCall] = []
     self_recording: list[CallSite] = []
     add_arguments: list[CallSite] = []
@@ -613,19 +618,18 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     # names, thousands of calls); the call's node is only read when the name says it may
     # matter. A bare name call `f(...)` is named `aliases.get(f, f)`.
     aliases = facts.aliases
-    name_kinds: dict[str | None, int] = {}
-    add_argument_name = aliases.get("add_argument", "add_argument")
-    init_class_names = {aliases.get(c, c) for c in init_classes}
+    name_kinds = _NameKinds(aliases.get("add_argument", "add_argument"), {aliases.get(c, c) for c in init_classes})
+    loading_sites = facts.calls_in("config_load")
+    for site in loading_sites:
+        name_kinds[site.name] |= _LOAD_NAME
+    loading = {id(site) for site in loading_sites}
     attribute_type, name_type = ast.Attribute, ast.Name
-    for site in facts.calls:
-        name = site.name
-        kind = name_kinds.get(name)
-        if kind is None:
-            kind = name_kinds[name] = _name_kind(name, add_argument_name, init_class_names)
+    # (a comprehension keeps the calls that may matter, in call order: most have a name
+    # that says nothing and no same-module target)
+    for site in [site for site in facts.calls if name_kinds[site.name] or site.target is not None]:
+        kind = name_kinds[site.name]
         target = site.target
         loads = id(site) in loading
-        if not kind and target is None and not loads:
-            continue
         node = site.node
         func = node.func
         fcls = func.__class__
@@ -656,7 +660,21 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     return index
 
 
-_WRITE, _RECORDER_NAME, _SELF_RECORDING, _MERGING, _ADD_ARGUMENT, _INIT_CLASS = 1, 2, 4, 8, 16, 32
+_INDEXED_STATEMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor})
+_WRITE, _RECORDER_NAME, _SELF_RECORDING, _MERGING, _ADD_ARGUMENT, _INIT_CLASS, _LOAD_NAME = 1, 2, 4, 8, 16, 32, 64
+
+
+class _NameKinds(dict):
+    """Call name -> _name_kind() bits, computed on first use."""
+
+    def __init__(self, add_argument_name: str, init_class_names: set[str]):
+        super().__init__()
+        self.add_argument_name = add_argument_name
+        self.init_class_names = init_class_names
+
+    def __missing__(self, name: str | None) -> int:
+        kind = self[name] = _name_kind(name, self.add_argument_name, self.init_class_names)
+        return kind
 
 
 def _name_kind(name: str | None, add_argument_name: str, init_class_names: set[str]) -> int:
@@ -679,59 +697,43 @@ def _name_kind(name: str | None, add_argument_name: str, init_class_names: set[s
 
 
 class _RootLines:
-    """The lines of the module that mention any of a (growing) set of root names.
+    """``facts.span_mentions(node, roots)`` for the roots of a (growing) set of names: does
+    any line of the node's source contain one of them? Roots in no line of the module at
+    all (one search of the whole text says so) are left out of the per-node check."""
 
-    ``facts.span_mentions(node, roots)`` answered from per-name line sets found once with
-    ``str.find`` over the whole text, instead of scanning a node's lines per name per call.
-    """
-
-    __slots__ = ("facts", "roots", "lines", "everything")
+    __slots__ = ("facts", "roots", "present", "everything")
 
     def __init__(self, facts: ModuleFacts, names: Iterable[str]):
         self.facts = facts
         self.roots: set[str] = set()
-        self.lines: set[int] = set()
+        self.present: list[str] = []  # the roots found in the text
         self.everything = False  # an empty root is in every line
         self.add(names)
 
     def add(self, names: Iterable[str]) -> None:
+        text = self.facts.text
         for name in names:
             root = name.split(".")[0]
             if root not in self.roots:
                 self.roots.add(root)
-                if root:
-                    self.lines |= _lines_containing(self.facts, root)
-                else:
+                if not root:
                     self.everything = True
+                elif "\n" not in root and root in text:  # a line never holds a line break
+                    self.present.append(root)
 
     def span_has(self, node: ast.AST) -> bool:
         start = getattr(node, "lineno", None)
         if start is None:
             return True
         end = getattr(node, "end_lineno", None) or start
+        chunk = self.facts.lines[start - 1 : end]
         if self.everything:
-            return start <= len(self.facts.lines)
-        if start == end:
-            return start in self.lines
-        return not self.lines.isdisjoint(range(start, end + 1))
-
-
-def _lines_containing(facts: ModuleFacts, word: str) -> set[int]:
-    """1-based numbers of the lines whose text contains ``word`` (cached on facts)."""
-    cache = getattr(facts, "_dllog_lines_with", None)
-    if cache is None:
-        cache = facts._dllog_lines_with = {}  # type: ignore[attr-defined]
-    found = cache.get(word)
-    if found is not None:
-        return found
-    # A line never contains a line break; most words are in no line at all (one search of
-    # the whole text says so).
-    if "\n" in word or word not in facts.text:
-        found = set()
-    else:
-        found = {number for number, line in enumerate(facts.lines, 1) if word in line}
-    cache[word] = found
-    return found
+            return bool(chunk)
+        for line in chunk:
+            for root in self.present:
+                if root in line:
+                    return True
+        return False
 
 
 def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> frozenset[str]:
@@ -879,8 +881,10 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
         return True  # Hydra writes the composed config into the run directory
     index = _config_index(facts)
     logged_fields: set[str] = set()
+    alias_roots = {a.split(".")[0] for a in aliases}
     for site in index.self_recording:
-        if plain_dotted(site.receiver) in aliases:
+        # (only a receiver hanging off an alias's root can be one: its text is built then)
+        if root_name(site.receiver) in alias_roots and plain_dotted(site.receiver) in aliases:
             return True
     mentioned = _RootLines(facts, aliases)
     # Neptune `run["parameters"] = vars(args)`, `wandb.config.hparams = cfg`: stored into a tracker.
@@ -909,11 +913,15 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     if len(logged_fields) >= 2:
         return True
     # `for k, v in vars(args).items(): print(k, v)`
+    log_lines = sorted(c.node.lineno for c in facts.logging_calls)
     for stmt in index.for_loops:
-        if mentioned.span_has(stmt.iter) and mentions_whole([stmt.iter], aliases):
-            start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
-            if any(start <= c.node.lineno <= end for c in facts.logging_calls):
-                return True
+        if not mentioned.span_has(stmt.iter):
+            continue
+        # a log call within the loop's lines first (cheap), then the iterable's walk
+        start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
+        first = bisect_left(log_lines, start)
+        if first < len(log_lines) and log_lines[first] <= end and mentions_whole([stmt.iter], aliases):
+            return True
     return False
 
 
