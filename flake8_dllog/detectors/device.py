@@ -186,7 +186,7 @@ def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tup
     keys, wholes = keys_and_wholes
     patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
     patterns += [re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])") for w in wholes]
-    for site in index_of(facts).evidence.get(id(scope), ()):
+    for site in index_of(facts).evidence(scope):
         args = list(site.node.args) + [kw.value for kw in site.node.keywords]
         texts = [facts.segment(a) for a in args]
         if is_log_call(facts, site):
@@ -229,7 +229,7 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
 
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not is_dl_module(facts):
+    if not facts.calls_in("device_transfer") or not is_dl_module(facts):
         return
     reported: set[int] = set()
     for site in in_source_order(facts.calls_in("device_transfer")):

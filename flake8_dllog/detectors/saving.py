@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cached_property
 from typing import Iterable, Iterator
 
 from ..config import Config
@@ -106,79 +107,162 @@ def is_log_call(facts: ModuleFacts, site: CallSite) -> bool:
 
 
 class _Index:
-    """Per-module lookups built once: who calls which local function, where logs are."""
+    """Per-module lookups, each built on first use (most files need only a few of them):
+    who calls which local function, where logs are, what each scope binds."""
 
     def __init__(self, facts: ModuleFacts):
         self.facts = facts
-        self.callers: dict[str, list[CallSite]] = {
-            scope.qualname: facts.callers_of(scope) for scope in facts.scopes if facts.callers_of(scope)
-        }
-        # Evidence calls per scope: logging, or a call into a same-module function that logs.
-        # Calls whose arguments are a record of the run: logs, config dumps, metadata writers.
-        record = facts.vocabulary.matcher("config_record")
-        self.evidence: dict[int, list[CallSite]] = {}
-        self.recorders: dict[int, list[CallSite]] = {}
-        records_by_name: dict[str, bool] = {}  # names repeat: judge each once
-        for site in facts.calls:
-            logs = is_log_call(facts, site)
-            if logs or (site.target is not None and self._calls_logging_function(site)):
-                self.evidence.setdefault(id(site.scope), []).append(site)
-            name = site.name or ""
-            records = records_by_name.get(name)
-            if records is None:
-                records = records_by_name[name] = bool(
-                    record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name)
-                )
-            if logs or records:
-                self.recorders.setdefault(id(site.scope), []).append(site)
-        self.stmt_count: dict[int, int] = {}
-        self.assignments: dict[int, dict[str, list[tuple[ast.stmt, ast.expr]]]] = {}
-        for info in facts.stmt_infos.values():
-            self.stmt_count[id(info.scope)] = self.stmt_count.get(id(info.scope), 0) + 1
-            stmt = info.stmt
-            value = getattr(stmt, "value", None)
-            if isinstance(stmt, ast.Assign):
-                targets = stmt.targets
-            elif isinstance(stmt, ast.AnnAssign) and value is not None:
-                targets = [stmt.target]
-            else:
+        self._evidence: dict[int, list[CallSite]] = {}
+        self._recorders: dict[int, list[CallSite]] = {}
+        self._assignments: dict[int, dict[str, list[tuple[ast.stmt, ast.expr]]]] = {}
+        self._records_by_name: dict[str, bool] = {}  # call names repeat: judge each once
+        self._parameters: dict[int, frozenset[str]] = {}
+        self._matches: dict[tuple[str, str | None], bool] = {}
+        self.checkpoint_saves: list[tuple[CallSite, ast.expr | None, ast.expr | None, bool]] | None = None
+
+    @cached_property
+    def callers(self) -> dict[str, list[CallSite]]:
+        facts = self.facts
+        return {scope.qualname: facts.callers_of(scope) for scope in facts.scopes if facts.callers_of(scope)}
+
+    def evidence(self, scope: Scope) -> list[CallSite]:
+        """Evidence calls in ``scope``: logging, or a call into a same-module function that logs."""
+        found = self._evidence.get(id(scope))
+        if found is None:
+            facts = self.facts
+            found = self._evidence[id(scope)] = [
+                site for site in scope.calls
+                if is_log_call(facts, site) or (site.target is not None and self._calls_logging_function(site))
+            ]
+        return found
+
+    def recorders(self, scope: Scope) -> list[CallSite]:
+        """Calls in ``scope`` whose arguments are a record of the run: logs, config dumps,
+        metadata writers."""
+        found = self._recorders.get(id(scope))
+        if found is None:
+            facts = self.facts
+            record = facts.vocabulary.matcher("config_record")
+            records_by_name = self._records_by_name
+            found = self._recorders[id(scope)] = []
+            for site in scope.calls:
+                name = site.name or ""
+                records = records_by_name.get(name)
+                if records is None:
+                    records = records_by_name[name] = bool(
+                        record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name)
+                    )
+                if records or is_log_call(facts, site):
+                    found.append(site)
+        return found
+
+    def matches(self, category: str, name: str | None) -> bool:
+        """``vocabulary.matcher(category).match(name)``, memoised: the same names recur
+        (a file calls ``torch.save`` many times) and wildcard patterns are slow to try."""
+        key = (category, name)
+        hit = self._matches.get(key)
+        if hit is None:
+            hit = self._matches[key] = self.facts.vocabulary.matcher(category).match(name)
+        return hit
+
+    def stmt_count(self, scope: Scope) -> int:
+        return len(self.facts.scope_stmts(scope))
+
+    def assignments(self, scope: Scope) -> dict[str, list[tuple[ast.stmt, ast.expr]]]:
+        """Name or attribute chain -> (statement, value) for each assignment in ``scope``."""
+        names = self._assignments.get(id(scope))
+        if names is None:
+            names = self._assignments[id(scope)] = {}
+            assign_type, ann_assign_type, name_type = ast.Assign, ast.AnnAssign, ast.Name
+            for info in self.facts.scope_stmts(scope):
+                stmt = info.stmt
+                cls = stmt.__class__
+                if cls is assign_type:
+                    targets = stmt.targets
+                elif cls is ann_assign_type and stmt.value is not None:
+                    targets = [stmt.target]
+                else:
+                    continue
+                value = stmt.value
+                for target in targets:
+                    if target.__class__ is name_type:  # `x = ...`, the usual case
+                        names.setdefault(target.id, []).append((stmt, value))
+                        continue
+                    for name, sub_value in _unpack(target, value):
+                        names.setdefault(name, []).append((stmt, sub_value))
+        return names
+
+    @cached_property
+    def project_imports(self) -> set[str]:
+        """Names imported from outside the known libraries (the project's own modules)."""
+        found: set[str] = set()
+        import_types = (ast.Import, ast.ImportFrom)
+        for info in self.facts.stmt_infos.values():
+            node = info.stmt
+            if node.__class__ not in import_types:
                 continue
-            names = self.assignments.setdefault(id(info.scope), {})
-            for target in targets:
-                for name, sub_value in _unpack(target, value):
-                    names.setdefault(name, []).append((stmt, sub_value))
-        self.project_imports: set[str] = set()
-        import_nodes = getattr(facts, "_import_nodes", None)
-        nodes = import_nodes(facts.tree.body) if import_nodes else (
-            n for n in walk(facts.tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-        )
-        for node in nodes:
             if isinstance(node, ast.ImportFrom):
                 top = (node.module or "").split(".")[0]
                 if node.level > 0 or top not in KNOWN_LIBRARIES:
-                    self.project_imports.update(a.asname or a.name for a in node.names)
-            elif isinstance(node, ast.Import):
+                    found.update(a.asname or a.name for a in node.names)
+            else:
                 for a in node.names:
                     if a.name.split(".")[0] not in KNOWN_LIBRARIES:
-                        self.project_imports.add(a.asname or a.name.split(".")[0])
-        # Functions handed to something else to run (`fire.Fire(main)`, `mp.spawn(worker)`).
-        self.passed_functions: set[str] = set()
-        for site in facts.calls:
-            for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
-                if isinstance(arg, ast.Name) and arg.id in facts.functions:
-                    self.passed_functions.add(arg.id)
-        self.load_state_dicts: dict[int, list[CallSite]] = {}
-        for site in facts.calls_in("load"):
+                        found.add(a.asname or a.name.split(".")[0])
+        return found
+
+    @cached_property
+    def passed_functions(self) -> set[str]:
+        """Functions handed to something else to run (`fire.Fire(main)`, `mp.spawn(worker)`)."""
+        functions = self.facts.functions
+        calls = [site.node for site in self.facts.calls]
+        name_type = ast.Name
+        found = {arg.id for call in calls for arg in call.args if arg.__class__ is name_type and arg.id in functions}
+        found.update(
+            kw.value.id for call in calls if call.keywords for kw in call.keywords
+            if kw.value.__class__ is name_type and kw.value.id in functions
+        )
+        return found
+
+    def parameters(self, scope: Scope) -> frozenset[str]:
+        """Parameter names of a function scope (positional and keyword-only; empty for the module)."""
+        params = self._parameters.get(id(scope))
+        if params is None:
+            fn = scope.node
+            if isinstance(fn, FUNC_TYPES):
+                params = frozenset(a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)
+            else:
+                params = frozenset()
+            self._parameters[id(scope)] = params
+        return params
+
+    @cached_property
+    def load_state_dicts(self) -> dict[int, list[CallSite]]:
+        found: dict[int, list[CallSite]] = {}
+        for site in self.facts.calls_in("load"):
             if site.method == "load_state_dict":
-                self.load_state_dicts.setdefault(id(site.scope), []).append(site)
-        # `X.seed` read anywhere in the file, by X: how a config carries the run's seed.
-        self.seed_holders: set[str] = set(re.findall(r"\b(\w+)\.seed\b", facts.text)) if ".seed" in facts.text else set()
-        # Scopes that bind each name (for "where was this device created").
-        self.binders: dict[str, list[Scope]] = {}
-        for scope in facts.scopes:
-            for name in self.assignments.get(id(scope), {}):
-                self.binders.setdefault(name, []).append(scope)
-        self.is_dl = (
+                found.setdefault(id(site.scope), []).append(site)
+        return found
+
+    @cached_property
+    def seed_holders(self) -> set[str]:
+        """`X.seed` read anywhere in the file, by X: how a config carries the run's seed."""
+        text = self.facts.text
+        return set(re.findall(r"\b(\w+)\.seed\b", text)) if ".seed" in text else set()
+
+    @cached_property
+    def binders(self) -> dict[str, list[Scope]]:
+        """Scopes that bind each name (for "where was this device created")."""
+        found: dict[str, list[Scope]] = {}
+        for scope in self.facts.scopes:
+            for name in self.assignments(scope):
+                found.setdefault(name, []).append(scope)
+        return found
+
+    @cached_property
+    def is_dl(self) -> bool:
+        facts = self.facts
+        return (
             any(m.split(".")[0] in DL_ROOTS for m in facts.imported_modules)
             or any((c.name or "").split(".")[0] in DL_ROOTS or c.method in DL_METHODS for c in facts.calls)
             or any(
@@ -188,18 +272,29 @@ class _Index:
                 for b in info.stmt.bases
             )
         )
-        self.checkpoint_managers = any((c.name or "").endswith("CheckpointManager") for c in facts.calls)
-        # Path expressions this file saves to, as written (a later load of the same text
-        # reloads the run's own checkpoint).
-        self.saved_paths: set[str] = set()
+
+    @cached_property
+    def checkpoint_managers(self) -> bool:
+        return any((c.name or "").endswith("CheckpointManager") for c in self.facts.calls)
+
+    @cached_property
+    def saved_paths(self) -> set[str]:
+        """Path expressions this file saves to, as written (a later load of the same text
+        reloads the run's own checkpoint)."""
+        facts = self.facts
+        found: set[str] = set()
         for site in facts.calls_in("save"):
             if site.name in ("torch.save",) or (site.method or "") in ("save_weights", "save_pretrained", "save"):
                 args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
                 pos = 1 if site.name == "torch.save" else 0
                 target = site.kwarg("f") or site.kwarg("filepath") or (args[pos] if len(args) > pos else None)
                 if target is not None:
-                    self.saved_paths.add(facts.segment(target))
-        self.verbose_hf = any(VERBOSITY_INFO.search(c.name or "") for c in facts.calls)
+                    found.add(facts.segment(target))
+        return found
+
+    @cached_property
+    def verbose_hf(self) -> bool:
+        return any(VERBOSITY_INFO.search(c.name or "") for c in self.facts.calls)
 
     def _calls_logging_function(self, site: CallSite) -> bool:
         # `log_checkpoint(path)`: a same-module helper whose name says it reports. A call to
@@ -210,13 +305,13 @@ class _Index:
     def binding(self, scope: Scope, name: str, before_line: int) -> ast.expr | None:
         """The last value bound to ``name`` in ``scope`` before ``before_line``."""
         best = None
-        for stmt, value in self.assignments.get(id(scope), {}).get(name, ()):
+        for stmt, value in self.assignments(scope).get(name, ()):
             if stmt.lineno <= before_line:
                 best = value
         return best
 
     def bindings(self, scope: Scope, name: str) -> list[tuple[ast.stmt, ast.expr]]:
-        return self.assignments.get(id(scope), {}).get(name, [])
+        return self.assignments(scope).get(name, [])
 
 
 def _unpack(target: ast.AST, value: ast.expr | None) -> Iterator[tuple[str, ast.expr | None]]:
@@ -249,7 +344,7 @@ def index_of(facts: ModuleFacts) -> _Index:
 
 def _evidence_in(idx: _Index, stmt: ast.stmt, scope: Scope) -> bool:
     start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
-    return any(start <= c.node.lineno <= end for c in idx.evidence.get(id(scope), ()))
+    return any(start <= c.node.lineno <= end for c in idx.evidence(scope))
 
 
 def _enclosing_levels(info: StmtInfo) -> Iterator[StmtInfo]:
@@ -282,7 +377,7 @@ def is_small_wrapper(facts: ModuleFacts, scope: Scope) -> bool:
     if scope.is_module:
         return False
     idx = index_of(facts)
-    return bool(WRAPPER_NAME.search(scope.name)) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
+    return bool(WRAPPER_NAME.search(scope.name)) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
 
 
 def wrapper_logs(facts: ModuleFacts, scope: Scope) -> bool:
@@ -389,7 +484,7 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
         # main guard or the caller that hands it down.
         scopes += [c.scope for c in idx.callers.get(scope.qualname, ())] + [facts.module]
     for i, sc in enumerate(scopes):
-        for site in idx.recorders.get(id(sc), ()):
+        for site in idx.recorders(sc):
             for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
                 text = facts.segment(arg)
                 if i == 0 and any(p.search(text) for p in patterns):
@@ -399,10 +494,67 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
     return False
 
 
+# Fields that never hold a node with a name in it (strings, numbers, contexts, operators).
+_NOT_NODE_FIELDS = frozenset({
+    "ctx", "id", "attr", "arg", "op", "conversion", "kind", "type_comment", "name", "names", "module",
+    "level", "is_async",
+})
+# Per node class: the fields that may hold such nodes.
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _names_in(node: ast.AST | None) -> set[str]:
+    """Identifiers of the ``Name`` nodes under ``node`` (itself included)."""
     if node is None:
         return set()
-    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
+    if node.__class__ is ast.Name:
+        return {node.id}  # the common case: a path or device held in a variable
+    return _names_and_attributes(node)[0]
+
+
+def _names_and_attributes(node: ast.AST) -> tuple[set[str], list[str]]:
+    """(identifiers of the ``Name`` nodes, ``.attr`` of the ``Attribute`` nodes) under ``node``."""
+    names: set[str] = set()
+    attributes: list[str] = []
+    # A hand-rolled walk (this runs for every path and device expression): names and
+    # constants are handled where they are found, never pushed.
+    stack = [node]
+    push = stack.append
+    name_type, constant_type, attribute_type, list_type = ast.Name, ast.Constant, ast.Attribute, list
+    node_fields = _NODE_FIELDS
+    while stack:
+        n = stack.pop()
+        cls = n.__class__
+        if cls is attribute_type:
+            attributes.append(n.attr)
+            v = n.value
+            if v.__class__ is name_type:
+                names.add(v.id)
+            else:
+                push(v)
+            continue
+        if cls is name_type:
+            names.add(n.id)
+            continue
+        fields = node_fields.get(cls)
+        if fields is None:
+            fields = node_fields[cls] = tuple(f for f in cls._fields if f not in _NOT_NODE_FIELDS)
+        for fname in fields:
+            v = getattr(n, fname, None)
+            if v is None:
+                continue
+            if v.__class__ is list_type:
+                for item in v:
+                    item_cls = item.__class__
+                    if item_cls is name_type:
+                        names.add(item.id)
+                    elif item_cls is not constant_type and isinstance(item, ast.AST):
+                        push(item)
+            elif v.__class__ is name_type:
+                names.add(v.id)
+            elif v.__class__ is not constant_type and isinstance(v, ast.AST):
+                push(v)
+    return names, attributes
 
 
 def _text(facts: ModuleFacts, node: ast.AST | None) -> str | None:
@@ -494,10 +646,12 @@ def _save_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, as
     name = (site.name or "").lower()
     method = (site.method or "").lower()
     args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
-    for kw in PATH_KWARGS:
-        path_kw = site.kwarg(kw)
-        if path_kw is not None:
-            break
+    path_kw = None
+    if site.node.keywords:
+        for kw in PATH_KWARGS:
+            path_kw = site.kwarg(kw)
+            if path_kw is not None:
+                break
     if name in ("torch.save", "torch.jit.save") or name.endswith(("xm.save", "fabric.save", "accelerator.save")) or method == "save_file" or name.endswith("saved_model.save") or name.endswith("models.save_model") or name.endswith("saving.save_model"):
         saved = args[0] if args else site.kwarg("obj") or site.kwarg("tensors") or site.kwarg("m") or site.kwarg("model")
         path = path_kw if path_kw is not None else (args[1] if len(args) > 1 else None)
@@ -525,7 +679,7 @@ def _is_excluded_pretrained(facts: ModuleFacts, site: CallSite) -> bool:
     if (site.method or "") != "save_pretrained" or site.name is None:
         return False
     receiver = site.name.rsplit(".", 1)[0]
-    return facts.vocabulary.matcher("load_exclusions").match(receiver + ".from_pretrained")
+    return index_of(facts).matches("load_exclusions", receiver + ".from_pretrained")
 
 
 def _bound_value(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> ast.expr | None:
@@ -539,13 +693,20 @@ def _looks_like_checkpoint_save(facts: ModuleFacts, site: CallSite, saved: ast.e
     generic = name == "torch.save" or name.endswith(TORCH_SAVE_LIKE) or (site.method == "save_file")
     if not generic:
         return True  # save_pretrained, save_weights, model.save, save_checkpoint…: models by construction
-    texts = [facts.segment(saved) if saved is not None else "", facts.segment(path) if path is not None else ""]
+    # The saved object's text, the path's, the value the saved name was bound to: each is
+    # read only when the ones before it do not look like a checkpoint.
+    saved_text = facts.segment(saved) if saved is not None else ""
+    if saved_text and CHECKPOINT_WORDS.search(saved_text):
+        return True
+    path_text = facts.segment(path) if path is not None else ""
+    if path_text and CHECKPOINT_WORDS.search(path_text):
+        return True
     bound = _bound_value(facts, site, saved)
     if bound is not None:
-        texts.append(facts.segment(bound))
-    if any(CHECKPOINT_WORDS.search(t) for t in texts if t):
-        return True
-    return bool(saved is not None and CHECKPOINT_OBJECT_WORDS.search(texts[0]))
+        bound_text = facts.segment(bound)
+        if bound_text and CHECKPOINT_WORDS.search(bound_text):
+            return True
+    return bool(saved is not None and CHECKPOINT_OBJECT_WORDS.search(saved_text))
 
 
 def _plausible_generic_save(facts: ModuleFacts, site: CallSite) -> bool:
@@ -568,13 +729,25 @@ def in_source_order(sites: Iterable[CallSite]) -> list[CallSite]:
 
 
 def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
-    self_logging = facts.vocabulary.matcher("self_logging_save_load")
+    for site, saved, path, self_logging in _checkpoint_saves(facts):
+        if self_logging and not self_logging_too:
+            continue
+        yield site, saved, path
+
+
+def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | None, ast.expr | None, bool]]:
+    """(site, saved object, path, does the call log itself) for each save that looks like a
+    checkpoint, in source order. Found once per module: DLL200 and DLL201 both ask."""
+    idx = index_of(facts)
+    if idx.checkpoint_saves is not None:
+        return idx.checkpoint_saves
+    found = idx.checkpoint_saves = []
     for site in in_source_order(facts.calls_in("save")):
         if facts.local_target(site) is not None or local_method(facts, site) is not None:
             continue  # the project's own save helper: judged by the save inside it
         if is_project_helper(facts, site):
             continue
-        if (self_logging.match(site.name) and not self_logging_too) or _is_excluded_pretrained(facts, site):
+        if _is_excluded_pretrained(facts, site):
             continue
         if site.method == "save" and not _plausible_generic_save(facts, site):
             continue
@@ -587,7 +760,8 @@ def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterat
                 path = opened
         if not _looks_like_checkpoint_save(facts, site, saved, path):
             continue
-        yield site, saved, path
+        found.append((site, saved, path, idx.matches("self_logging_save_load", site.name)))
+    return found
 
 
 def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
@@ -609,10 +783,10 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             return all(is_literal_path(facts, site, a, depth) for a in expr.args)
         return False
     if isinstance(expr, (ast.Name, ast.Attribute)) and _is_constant_name(expr):
-        return _not_a_parameter(site.scope, expr.id) if isinstance(expr, ast.Name) else True
+        return _not_a_parameter(facts, site.scope, expr.id) if isinstance(expr, ast.Name) else True
     if isinstance(expr, ast.Name):
         idx = index_of(facts)
-        if not _not_a_parameter(site.scope, expr.id):
+        if not _not_a_parameter(facts, site.scope, expr.id):
             # `def save_checkpoint(state, filename="checkpoint.pth.tar")` called without a
             # filename: the path is the literal default.
             values = _param_values(facts, site.scope, expr.id)
@@ -628,14 +802,15 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
 def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
     """What each same-module caller passes for ``param`` (its default when omitted)."""
     fn = scope.node
-    if not isinstance(fn, FUNC_TYPES):
+    callers = index_of(facts).callers.get(scope.qualname)
+    if not callers or not isinstance(fn, FUNC_TYPES):
         return []
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     position = params.index(param) if param in params else None
     if position is not None and scope.class_name and params and params[0] in ("self", "cls"):
         position -= 1
     out = []
-    for call in index_of(facts).callers.get(scope.qualname, ()):
+    for call in callers:
         if any(isinstance(a, ast.Starred) for a in call.node.args) or any(kw.arg is None for kw in call.node.keywords):
             out.append((call, None))  # *args/**kwargs: cannot tell
             continue
@@ -655,11 +830,8 @@ def _is_constant_name(expr: ast.expr) -> bool:
     return len(name) > 1 and name.isupper() and any(ch.isalpha() for ch in name)
 
 
-def _not_a_parameter(scope: Scope, name: str) -> bool:
-    fn = scope.node
-    if not isinstance(fn, FUNC_TYPES):
-        return True
-    return name not in {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+def _not_a_parameter(facts: ModuleFacts, scope: Scope, name: str) -> bool:
+    return name not in index_of(facts).parameters(scope)
 
 
 # Decorators that make a function an entry point run by a framework (with real values).
@@ -671,10 +843,11 @@ def _resolved_names(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, befo
     names = _names_in(expr)
     frontier = set(names)
     idx = index_of(facts)
+    assignments = idx.assignments(scope)
     for _ in range(depth):
         grown: set[str] = set()
         for name in frontier:
-            bound = idx.binding(scope, name, before_line)
+            bound = idx.binding(scope, name, before_line) if name in assignments else None
             if bound is not None:
                 grown |= _names_in(bound) - names
         if not grown:
@@ -698,15 +871,16 @@ def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | N
     fn = scope.node
     if not isinstance(fn, FUNC_TYPES) or depth <= 0:
         return False
-    if any(ENTRY_DECORATOR.search(d) for d in scope.decorators):
+    if scope.decorators and any(ENTRY_DECORATOR.search(d) for d in scope.decorators):
         return False  # @hydra.main, @click.command...: an entry point, called by a framework
     idx = index_of(facts)
     if scope.name in idx.passed_functions:
         return False  # fire.Fire(main), mp.spawn(main_worker, ...): run with real values
-    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
-    if fn.args.kwarg is not None:
-        params.add(fn.args.kwarg.arg)
-    used = names & params
+    used = names & idx.parameters(scope)
+    used.discard("self")
+    used.discard("cls")
+    if fn.args.kwarg is not None and fn.args.kwarg.arg in names:
+        used.add(fn.args.kwarg.arg)
     if used:
         for p in used:
             for call, value in _param_values(facts, scope, p):
@@ -721,7 +895,7 @@ def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | N
     # `self.ckpt_dir` in a small method nobody here calls: configured by its (unseen) creator.
     if expr is None or idx.callers.get(scope.qualname) or scope.class_name is None:
         return False
-    small = WRAPPER_NAME.search(scope.name) or idx.stmt_count.get(id(scope), 0) <= WRAPPER_MAX_STATEMENTS
+    small = WRAPPER_NAME.search(scope.name) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
     uses_self = any(
         isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in walk(expr)
     )
@@ -741,15 +915,15 @@ def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_e
 
 @rule("DLL200")
 def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not is_dl_module(facts):
+    if not facts.calls_in("save") or not is_dl_module(facts):
         return
     reported: list[StmtInfo] = []
-    idx = index_of(facts) if facts.calls_in("save") else None
+    idx = index_of(facts)
     for site, saved, path in _save_sites(facts):
         result = _assigned_target(site)
         if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
             continue
-        if site.method == "save_pretrained" and idx is not None and idx.verbose_hf:
+        if site.method == "save_pretrained" and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
         if _site_evidence(facts, config, site, [path, result]):
             continue
@@ -825,10 +999,9 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
     for loop in site.loops:
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             loop_vars |= _names_in(loop.target)
-    names = _names_in(path)
-    for node in walk(path):
-        if isinstance(node, ast.Attribute) and METADATA_NAME.search(node.attr):
-            return True
+    names, attributes = _names_and_attributes(path)
+    if any(METADATA_NAME.search(attr) for attr in attributes):
+        return True
     if names & loop_vars or any(METADATA_NAME.search(n) for n in names):
         return True
     # A name bound in this scope to an f-string with the epoch in it (or an attribute:
@@ -849,7 +1022,7 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
 
 
 def _callers_pass_metadata(facts: ModuleFacts, scope: Scope, param: str, depth: int) -> bool:
-    if _not_a_parameter(scope, param):
+    if _not_a_parameter(facts, scope, param):
         return False
     return any(
         arg is not None and _metadata_in_path(facts, call, arg, depth) for call, arg in _param_values(facts, scope, param)
@@ -894,7 +1067,7 @@ def _visible_names(facts: ModuleFacts, site: CallSite) -> list[str]:
         if isinstance(scope.node, FUNC_TYPES):
             fn = scope.node
             names.extend(a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)
-        for name, binds in idx.assignments.get(id(scope), {}).items():
+        for name, binds in idx.assignments(scope).items():
             if "." not in name and (scope is not site.scope or any(s.lineno <= site.node.lineno for s, _ in binds)):
                 names.append(name)
         scope = scope.parent
@@ -942,7 +1115,7 @@ def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
 
 @rule("DLL201")
 def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not is_dl_module(facts):
+    if not facts.calls_in("save") or not is_dl_module(facts):
         return
     if not is_training_module(facts):
         return
@@ -1043,7 +1216,7 @@ def _literal_hub_id(path: ast.expr | None) -> bool:
 
 @rule("DLL210")
 def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not is_dl_module(facts):
+    if not facts.calls_in("load") or not is_dl_module(facts):
         return
     # A command-line prediction or conversion tool (parse args, load, predict, print): the
     # user named the model on the command line and no number produced here is compared later.
