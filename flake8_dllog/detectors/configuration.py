@@ -227,59 +227,74 @@ def _name_uses(exprs: Iterable[ast.AST], names: set[str], fields: set[str] | Non
 
 
 def _dotted_name_uses(exprs: Iterable[ast.AST], names: set[str], fields: set[str] | None) -> bool:
-    """_name_uses() when some names are dotted (``self.args``): any attribute chain may be
-    one, so each node is visited with its parent."""
+    """_name_uses() when some names are dotted (``self.args``): an attribute chain and each
+    of its prefixes may be one; each is judged by the node right above it."""
     whole = False
     roots = {n.split(".", 1)[0] for n in names}
-    name_type, attribute_type, subscript_type = ast.Name, ast.Attribute, ast.Subscript
-    nested = _NESTED_SCOPE_TYPES
-    ast_type = ast.AST
-    node_fields = _NODE_FIELDS
+
+    def is_whole(d: str, node: ast.AST, parent: ast.AST | None) -> bool:
+        """Is ``d`` (the text of ``node``, one of the names) used whole under ``parent``?"""
+        if parent.__class__ is _Attribute and parent.value is node:
+            if parent.attr in WHOLE_ATTRS:
+                return True
+            if fields is not None:
+                fields.add(f"{d}.{parent.attr}")
+            return False
+        if parent.__class__ is _Subscript and parent.value is node:
+            if fields is not None:
+                key = parent.slice
+                fields.add(f"{d}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{d}[]")
+            return False
+        return True
+
     for expr in exprs:
-        # (node, parent) pairs, depth first; hand-rolled (a generator per node costs more
-        # than the work done per node).
+        # (node, parent) pairs, depth first
         stack: list[tuple[ast.AST, ast.AST | None]] = [(expr, None)]
         pop, push = stack.pop, stack.append
         while stack:
             node, parent = pop()
             cls = node.__class__
-            d = None
-            if cls is name_type:
-                if node.id in roots:
-                    d = node.id
-            elif cls is attribute_type:
-                # only a chain hanging off one of the roots can be a name: build its text then
-                head = node.value
-                while head.__class__ is attribute_type:
-                    head = head.value
-                if head.__class__ is name_type and head.id in roots:
-                    d = plain_dotted(node)
-            if d is not None and d in names:
-                if parent.__class__ is attribute_type and parent.value is node:
-                    if parent.attr in WHOLE_ATTRS:
-                        whole = True
-                    elif fields is not None:
-                        fields.add(f"{d}.{parent.attr}")
-                elif parent.__class__ is subscript_type and parent.value is node:
-                    if fields is not None:
-                        key = parent.slice
-                        fields.add(f"{d}[{key.value!r}]" if isinstance(key, ast.Constant) else f"{d}[]")
-                else:
+            if cls is _Name:
+                if node.id in names and is_whole(node.id, node, parent):
                     whole = True
+                    if fields is None:
+                        return True
+                continue
+            if cls is _Attribute:
+                # The whole chain `a.b.c` at once: Attribute(Attribute(Name a, "b"), "c").
+                chain = [node]
+                head = node.value
+                while head.__class__ is _Attribute:
+                    chain.append(head)
+                    head = head.value
+                if head.__class__ is not _Name:
+                    push((head, chain[-1]))  # `f().a.b`: no prefix is a plain name
+                    continue
+                if head.id not in roots:
+                    continue  # nor is any prefix of a chain off another name
+                # the head and each prefix up to the whole chain, with the node above it
+                d = head.id
+                if d in names and is_whole(d, head, chain[-1]):
+                    whole = True
+                for i in range(len(chain) - 1, -1, -1):
+                    d = f"{d}.{chain[i].attr}"
+                    if d in names and is_whole(d, chain[i], chain[i - 1] if i else parent):
+                        whole = True
                 if whole and fields is None:
                     return True
-            if cls in nested:
                 continue
-            child_fields = node_fields.get(cls)
+            if cls in _NESTED_SCOPE_TYPES:
+                continue
+            child_fields = _NODE_FIELDS.get(cls)
             if child_fields is None:
                 child_fields = _node_fields(cls)
             for fname in child_fields:
                 v = getattr(node, fname, None)
                 if v.__class__ is list:
                     for item in v:
-                        if isinstance(item, ast_type):
+                        if isinstance(item, _AST) and item.__class__ is not _Constant:
                             push((item, node))
-                elif isinstance(v, ast_type):
+                elif isinstance(v, _AST):
                     push((v, node))
     return whole
 
@@ -680,6 +695,23 @@ class _NameKinds(dict):
 def _name_kind(name: str | None, add_argument_name: str, init_class_names: set[str]) -> int:
     """What a call may be, judged by its dotted name (bits above; 0 = nothing here)."""
     last = _last(name)
+    kind = _LAST_SEGMENT_KINDS.get(last)
+    if kind is None:
+        if len(_LAST_SEGMENT_KINDS) > 100_000:  # a long-lived server sees many names
+            _LAST_SEGMENT_KINDS.clear()
+        kind = _LAST_SEGMENT_KINDS[last] = _last_segment_kind(last)
+    if name == add_argument_name:
+        kind |= _ADD_ARGUMENT
+    if name in init_class_names:
+        kind |= _INIT_CLASS
+    return kind
+
+
+# last name segment -> the _name_kind() bits it gives, whatever the module
+_LAST_SEGMENT_KINDS: dict[str, int] = {}
+
+
+def _last_segment_kind(last: str) -> int:
     kind = 0
     if last in ("write", "writelines", "write_text"):
         kind |= _WRITE
@@ -689,10 +721,8 @@ def _name_kind(name: str | None, add_argument_name: str, init_class_names: set[s
         kind |= _SELF_RECORDING  # `x.<last>(...)`: the method is the name's last segment
     if last in MERGING_METHODS:
         kind |= _MERGING
-    if last == "add_argument" or name == add_argument_name:
+    if last == "add_argument":
         kind |= _ADD_ARGUMENT
-    if name in init_class_names:
-        kind |= _INIT_CLASS
     return kind
 
 

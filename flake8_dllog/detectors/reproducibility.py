@@ -30,6 +30,7 @@ from .configuration import (
     config_recorded,
     hydra_configs,
     mentions,
+    mentions_whole,
     plain_dotted,
     root_name,
     scope_params,
@@ -575,14 +576,16 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
     return None, set()
 
 
+_ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign})
+
+
 def _literal_configs(facts: ModuleFacts) -> set[str]:
     """Names bound somewhere in the module to a dict literal (``config = {"seed": 42}``)."""
     cached = getattr(facts, "_dllog_literal_configs", None)
     if cached is None:
         cached = set()
-        for info in facts.stmt_infos.values():
-            stmt = info.stmt
-            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+        for stmt in [info.stmt for info in facts.stmt_infos.values() if info.stmt.__class__ in _ASSIGNMENTS]:
+            if stmt.value is not None:
                 value = stmt.value
                 literal = isinstance(value, ast.Dict) or (
                     isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args
@@ -673,6 +676,10 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     hydra_params = {param for _, param in hydra_configs(facts)}
     log_exprs = [e for site in facts.logging_calls for e in list(site.node.args) + [k.value for k in site.node.keywords]]
     reported: dict[tuple[str, str], Report] = {}
+    # Several RNGs are usually seeded with the same value in the same function: the copies
+    # of a value and whether it is logged are worked out once.
+    copies: dict[tuple[int, frozenset[str]], set[str]] = {}
+    logged: dict[frozenset[str], bool] = {}
     for site, local_helper, expr in seed_calls:
         if _in_worker_init(site.scope) or _self_logging_seed(facts, site):
             continue
@@ -692,8 +699,14 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             if site.info.block is facts.info(prev.context["_stmt"]).block:
                 prev.context["anchor_line"] = site.stmt.lineno
             continue
-        carriers |= _copies_of(facts, site.scope, carriers)
-        if _carriers_logged(facts, carriers, log_exprs):
+        copies_key = (id(site.scope), frozenset(carriers))
+        if copies_key not in copies:
+            copies[copies_key] = _copies_of(facts, site.scope, carriers)
+        carriers |= copies[copies_key]
+        logged_key = frozenset(carriers)
+        if logged_key not in logged:
+            logged[logged_key] = _carriers_logged(facts, carriers, log_exprs)
+        if logged[logged_key]:
             continue
         root = root_name(expr) if isinstance(expr, (ast.Attribute, ast.Subscript)) else None
         roots = {c.split(".")[0].split("[")[0] for c in carriers} | ({root} if root else set())
@@ -731,8 +744,7 @@ def _copies_of(facts: ModuleFacts, scope: Scope, carriers: set[str]) -> set[str]
     for info in facts.scope_stmts(scope):
         if not isinstance(info.stmt, (ast.Assign, ast.AnnAssign)) or info.stmt.value is None:
             continue
-        whole, _ = mentions([info.stmt.value], dotted)
-        if whole or (facts.segment(info.stmt.value) in carriers):
+        if mentions_whole([info.stmt.value], dotted) or (facts.segment(info.stmt.value) in carriers):
             out.update(stmt_targets(info.stmt))
     return out
 
