@@ -820,17 +820,6 @@ def _follow_aliases(facts: ModuleFacts, aliases: set[str]) -> set[str]:
     return aliases
 
 
-def _callee_scope(facts: ModuleFacts, site: CallSite) -> Scope | None:
-    target = facts.local_target(site)
-    if target is not None:
-        return target
-    # A same-module class: `Trainer(args)` runs `Trainer.__init__(self, args)`.
-    func = site.node.func
-    if isinstance(func, ast.Name):
-        return facts.functions.get(f"{func.id}.__init__")
-    return None
-
-
 def _record_calls(facts: ModuleFacts) -> list[tuple[CallSite, str]]:
     """(call, how): `log` = a log call, `record` = a tracker/serialiser record call,
     `store` = a checkpoint save or file write, `helper` = an imported helper named like a

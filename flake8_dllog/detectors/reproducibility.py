@@ -23,6 +23,7 @@ from ..config import Config
 from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, header_span, rule
 from .configuration import (
+    _NODE_FIELDS,
     _node_fields,
     config_file_kept,
     config_loads,
@@ -843,37 +844,64 @@ def _provenance_recorded(facts: ModuleFacts) -> bool:
     if facts.calls_in("provenance"):
         return True
     # Every attribute chain (import aliases resolved), string and name in the tree
-    # (hand-rolled walk: several times faster than a generator walk).
+    # (hand-rolled walk: several times faster than a generator walk). The same names come
+    # back again and again: each text is searched once.
     search = PROVENANCE_WORD.search
+    searched: set[str] = set()  # texts without the word
     aliases = facts.aliases
-    name_type, attribute_type, constant_type = ast.Name, ast.Attribute, ast.Constant
+    name_type, attribute_type, constant_type, call_type = ast.Name, ast.Attribute, ast.Constant, ast.Call
     ast_type = ast.AST
+    node_fields = _NODE_FIELDS
     stack: list[ast.AST] = [facts.tree]
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
         cls = node.__class__
         if cls is name_type:
-            if search(node.id):
-                return True
+            text = node.id
+        elif cls is constant_type:
+            text = node.value
+            if not isinstance(text, str):
+                continue
+        elif cls is attribute_type:
+            # The whole chain `a.b.c` at once: the text of each inner attribute (`a.b`) is a
+            # prefix of the outer one's, so the outer text alone tells (the pattern has no
+            # anchors); the name it hangs off is checked as written.
+            head = node.value
+            while head.__class__ is attribute_type:
+                head = head.value
+            if head.__class__ is name_type:
+                if head.id not in searched:
+                    if search(head.id):
+                        return True
+                    searched.add(head.id)
+            else:
+                push(head)
+            text = dotted_name(node, aliases)
+        elif cls is call_type:
+            push(node.func)
+            for arg in node.args:
+                push(arg)
+            for kw in node.keywords:
+                push(kw.value)
             continue
-        if cls is constant_type:
-            if isinstance(node.value, str) and search(node.value):
-                return True
+        else:
+            fields = node_fields.get(cls)
+            if fields is None:
+                fields = _node_fields(cls)
+            for fname in fields:
+                v = getattr(node, fname, None)
+                if v.__class__ is list:
+                    for item in v:
+                        if isinstance(item, ast_type):
+                            push(item)
+                elif isinstance(v, ast_type):
+                    push(v)
             continue
-        if cls is attribute_type:
-            if search(dotted_name(node, aliases) or node.attr):
+        if text not in searched:
+            if search(text):
                 return True
-            push(node.value)
-            continue
-        for fname in _node_fields(cls):
-            v = getattr(node, fname, None)
-            if v.__class__ is list:
-                for item in v:
-                    if isinstance(item, ast_type):
-                        push(item)
-            elif isinstance(v, ast_type):
-                push(v)
+            searched.add(text)
     return False
 
 
