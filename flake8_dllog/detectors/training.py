@@ -90,6 +90,10 @@ class TrainingLoop:
     backwards: list[CallSite] = field(default_factory=list)
     loss_exprs: list[ast.expr] = field(default_factory=list)
     step_calls: list[CallSite] = field(default_factory=list)  # calls to local step functions
+    # Memos of the evidence questions (DLL100, DLL101 and DLL102 all ask them).
+    _notable_in_nest: list[CallSite] | None = field(default=None, repr=False)
+    _logs_anything: bool | None = field(default=None, repr=False)
+    _logs_loss: bool | None = field(default=None, repr=False)
 
 
 # -- the shared analysis ------------------------------------------------------------------
@@ -144,25 +148,26 @@ def training_loops(facts: ModuleFacts) -> list[TrainingLoop]:
     if cached is not None:
         return cached
     step_fns = _step_functions(facts)
-    by_loop: dict[int, TrainingLoop] = {}
+    by_loop: dict[ast.AST, TrainingLoop] = {}  # by outermost loop
     loops: list[TrainingLoop] = []
 
     def register(site: CallSite, *, via_call: bool) -> None:
-        if not site.loops:
+        site_loops = site.loops
+        if not site_loops:
             return
-        outer = site.loops[0]
-        tl = by_loop.get(id(outer))
+        outer = site_loops[0]
+        tl = by_loop.get(outer)
         if tl is None:
-            tl = TrainingLoop(loop=outer, inner=site.loops[-1], scope=site.scope)
-            by_loop[id(outer)] = tl
+            tl = TrainingLoop(loop=outer, inner=site_loops[-1], scope=site.scope)
+            by_loop[outer] = tl
             loops.append(tl)
         if via_call:
             tl.step_calls.append(site)
         else:
             tl.updates.append(site)
         # The innermost loop that holds an update is where per-step logging belongs.
-        if len(site.loops) > _depth(tl.inner, site):
-            tl.inner = site.loops[-1]
+        if tl.inner is not site_loops[-1] and len(site_loops) > _depth(tl.inner, site):
+            tl.inner = site_loops[-1]
 
     for site in facts.calls_in("training_update"):
         register(site, via_call=False)
@@ -173,9 +178,9 @@ def training_loops(facts: ModuleFacts) -> list[TrainingLoop]:
                 if target is not None and target.qualname in step_fns:
                     register(site, via_call=True)
     # Backward calls (for the loss) that sit in a training loop's nest.
-    for site in facts.calls_in("training_backward"):
+    for site in facts.calls_in("training_backward") if by_loop else ():
         if site.loops:
-            tl = by_loop.get(id(site.loops[0]))
+            tl = by_loop.get(site.loops[0])
             if tl is not None:
                 tl.backwards.append(site)
                 loss = _loss_of_backward(site)
@@ -215,11 +220,47 @@ def is_training_module(facts: ModuleFacts) -> bool:
 
 
 # -- evidence -------------------------------------------------------------------------
+#
+
+
+class _Memos:
+    """Per-module memos of the evidence questions (one set per ModuleFacts, see _memos()).
+    Keyed by the objects themselves: AST nodes and scopes compare by identity, and hashing
+    them is cheaper than calling id()."""
+
+    __slots__ = (
+        "possibly_logging", "possibly_logs", "notable", "logging_nodes", "callback_aliases",
+        "calls_in_span", "value_flows", "scope_logs_its_loss", "returned_values",
+        "scope_has_possibly_logging",
+    )
+
+    def __init__(self, facts: ModuleFacts) -> None:
+        self.possibly_logging: dict[ast.AST, bool] = {}  # call node -> _judge_possibly_logging
+        self.possibly_logs: dict[str, bool] = {}  # qualname -> _scope_possibly_logs
+        self.notable: dict[Scope, list[CallSite]] = {}
+        # facts.is_logging(c) is "c is one of facts.logging_calls" (tested in _notable_calls).
+        self.logging_nodes = frozenset(c.node for c in facts.logging_calls)
+        # A plain name `f` called as `f(...)` resolves to aliases.get(f, f): a call whose
+        # name is neutral can still be `cb(...)` for `from m import run as cb`.
+        self.callback_aliases = frozenset(t for v, t in facts.aliases.items() if _callback_named(v))
+        self.calls_in_span: dict[tuple[ast.AST, Scope], list[CallSite]] = {}
+        self.value_flows: dict[Scope, list[tuple[frozenset[str], frozenset[str]]]] = {}
+        self.scope_logs_its_loss: dict[Scope, bool] = {}
+        self.returned_values: dict[Scope, list[ast.expr]] = {}
+        self.scope_has_possibly_logging: dict[Scope, bool] = {}
+
+
+def _memos(facts: ModuleFacts) -> _Memos:
+    memos = facts.__dict__.get("_dllog_training_memos")
+    if memos is None:
+        memos = facts._dllog_training_memos = _Memos(facts)  # type: ignore[attr-defined]
+    return memos
+
 
 
 def _is_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
-    memo = facts.__dict__.setdefault("_possibly_logging_memo", {})
-    key = id(site.node)
+    memo = _memos(facts).possibly_logging
+    key = site.node
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = _judge_possibly_logging(facts, site)
@@ -230,9 +271,9 @@ def _any_possibly_logging(facts: ModuleFacts, calls: Iterable[CallSite]) -> bool
     """``any(_is_possibly_logging(facts, c) for c in calls)``: the same calls judged in the
     same order (judging has memoised side effects, see _scope_possibly_logs), with the memo
     looked up once instead of once per call."""
-    memo = facts.__dict__.setdefault("_possibly_logging_memo", {})
+    memo = _memos(facts).possibly_logging
     for site in calls:
-        key = id(site.node)
+        key = site.node
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = _judge_possibly_logging(facts, site)
@@ -267,35 +308,95 @@ def _opaque_reporter_name(name: str, called_variable: str | None) -> bool:
     if possibly_reports(name):
         return True
     # `callback(self)` / `hook(trainer)` where the callable is a variable.
-    return called_variable is not None and any(
-        w in ("callback", "callbacks", "hook", "hooks", "cb") for w in name_words(called_variable)
-    )
+    return called_variable is not None and _callback_named(called_variable)
+
+
+def _callback_named(variable: str) -> bool:
+    return any(w in ("callback", "callbacks", "hook", "hooks", "cb") for w in name_words(variable))
+
+
+# What a call's resolved name alone says about _is_opaque_reporter(call), for the scan of
+# every call in _notable_calls() (a dict lookup instead of the two-key lru_cache):
+_NEVER = 0  # a builtin print: known, never opaque
+_ALWAYS = 1  # the name says it reports
+_ASK_CALL = 2  # a neutral name with a callback word: the call may be `callback(...)`
+_PLAIN = 3  # a neutral name: opaque only as an alias of a callback variable (see below)
+_NAME_VERDICTS: dict[str, int] = {}
+
+
+def _name_verdict(name: str) -> int:
+    if len(_NAME_VERDICTS) > 16384:  # a language server sees many files: stay bounded
+        _NAME_VERDICTS.clear()
+    if name in BUILTIN_PRINTS:
+        verdict = _NEVER
+    elif possibly_reports(name):
+        verdict = _ALWAYS
+    elif _callback_named(name):
+        verdict = _ASK_CALL
+    else:
+        verdict = _PLAIN
+    _NAME_VERDICTS[name] = verdict
+    return verdict
 
 
 def _scope_possibly_logs(facts: ModuleFacts, scope: Scope) -> bool:
-    memo = facts.__dict__.setdefault("_possibly_logs_memo", {})
+    memo = _memos(facts).possibly_logs
     key = scope.qualname
     if key in memo:
         return memo[key]
     memo[key] = False  # recursion guard
     result = facts.scope_logs(scope) or any(
         _is_opaque_reporter(c) or (c.target is not None and c.target is not scope and _scope_possibly_logs(facts, c.target))
-        for c in scope.calls
+        for c in _notable_calls(facts, scope)
     )
     memo[key] = result
     return result
 
 
-def _calls_in_span(facts: ModuleFacts, node: ast.AST, scope: Scope) -> list[CallSite]:
-    """The scope's calls on the lines of ``node`` (a loop), in ``scope.calls`` order.
-    Memoised: DLL100, DLL101 and DLL102 each ask for the calls of every training loop.
-    Callers must not mutate the list."""
-    memo = facts.__dict__.setdefault("_dllog_calls_in_span", {})
-    key = (id(node), id(scope))
+def _notable_calls(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
+    """The scope's calls that the evidence questions can be about, in ``scope.calls`` order:
+    logging calls, calls of same-module functions, calls whose name says they report.
+    Any other call is judged "not possibly logging" by _judge_possibly_logging() without
+    side effects and fails every test of logs_anything(), logs_loss() and DLL102, so those
+    look at these calls only: the same answers, the same judgments in the same order.
+    Memoised per scope; callers must not mutate the list."""
+    memos = _memos(facts)
+    calls = memos.notable.get(scope)
+    if calls is None:
+        # This runs for every call of every scope with a training loop (or calling one):
+        # facts.is_logging, facts.local_target (site.target) and _is_opaque_reporter inlined.
+        logging_nodes = memos.logging_nodes
+        callback_aliases = memos.callback_aliases
+        verdicts = _NAME_VERDICTS
+        plain, always = _PLAIN, _ALWAYS
+        calls = memos.notable[scope] = []
+        for c in scope.calls:
+            if c.target is not None or c.node in logging_nodes:
+                calls.append(c)
+                continue
+            name = c.name or ""
+            verdict = verdicts.get(name)
+            if verdict is None:
+                verdict = _name_verdict(name)
+            if verdict == plain:
+                if callback_aliases and name in callback_aliases and _is_opaque_reporter(c):
+                    calls.append(c)
+            elif verdict == always or (verdict == _ASK_CALL and _is_opaque_reporter(c)):
+                calls.append(c)
+    return calls
+
+
+def _notable_calls_in_span(facts: ModuleFacts, node: ast.AST, scope: Scope) -> list[CallSite]:
+    """The notable calls (see _notable_calls) on the lines of ``node`` (a loop), in
+    ``scope.calls`` order. Memoised: DLL100, DLL101 and DLL102 each ask about every training
+    loop. Callers must not mutate the list."""
+    memo = _memos(facts).calls_in_span
+    key = (node, scope)
     calls = memo.get(key)
     if calls is None:
         start, end = node.lineno, node.end_lineno or node.lineno
-        calls = memo[key] = [c for c in scope.calls if start <= c.node.lineno <= end]
+        notable = _notable_calls(facts, scope)
+        calls = memo[key] = [c for c in notable if start <= c.node.lineno <= end] if notable else notable
     return calls
 
 
@@ -306,9 +407,12 @@ def _local_targets(facts: ModuleFacts, calls: Iterable[CallSite]) -> Iterator[Sc
             yield target
 
 
-def _after_loop(scope: Scope, loop: ast.AST) -> list[CallSite]:
+def _notable_after_loop(facts: ModuleFacts, scope: Scope, loop: ast.AST) -> list[CallSite]:
+    notable = _notable_calls(facts, scope)
+    if not notable:
+        return notable
     end = loop.end_lineno or loop.lineno
-    return [c for c in scope.calls if c.node.lineno > end and not _inside_other_def(c, scope)]
+    return [c for c in notable if c.node.lineno > end and not _inside_other_def(c, scope)]
 
 
 def _inside_other_def(site: CallSite, scope: Scope) -> bool:
@@ -325,16 +429,33 @@ def _progress_wrapped(loop: ast.AST, facts: ModuleFacts) -> bool:
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return False
     it = loop.iter
+    aliases = facts.aliases
     while isinstance(it, ast.Call):
-        name = dotted_name(it.func, facts.aliases) or ""
-        if PROGRESS_WRAPPERS.search(name):
+        func = it.func
+        # dotted_name() of a plain name, inlined: `range(...)`, `enumerate(...)`, `tqdm(...)`
+        name = aliases.get(func.id, func.id) if func.__class__ is ast.Name else dotted_name(func, aliases) or ""
+        if _is_progress_name(name):
             return True
-        # enumerate(tqdm(loader)) / zip(...)
-        inner = [a for a in it.args if isinstance(a, ast.Call)]
-        if not inner:
+        # enumerate(tqdm(loader)) / zip(...): the first argument that is a call
+        for arg in it.args:
+            if isinstance(arg, ast.Call):
+                it = arg
+                break
+        else:
             break
-        it = inner[0]
     return False
+
+
+def _is_progress_name(name: str) -> bool:
+    hit = _PROGRESS_NAMES.get(name)
+    if hit is None:
+        if len(_PROGRESS_NAMES) > 4096:  # stay bounded in a language server
+            _PROGRESS_NAMES.clear()
+        hit = _PROGRESS_NAMES[name] = bool(PROGRESS_WRAPPERS.search(name))
+    return hit
+
+
+_PROGRESS_NAMES: dict[str, bool] = {}
 
 
 def _opaque_wrapper(loop: ast.AST, facts: ModuleFacts) -> bool:
@@ -349,25 +470,41 @@ def logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     """DLL100's evidence: any logging in the nest, in what it calls, right after it, or in
     the caller that runs it. Memoised per loop: DLL100 and DLL101 both ask (asking again
     would judge the same calls, already memoised, in the same order: the same answer)."""
-    memo = facts.__dict__.setdefault("_dllog_logs_anything", {})
-    hit = memo.get(id(tl))
+    hit = tl._logs_anything
     if hit is None:
-        hit = memo[id(tl)] = _logs_anything(facts, tl)
+        hit = tl._logs_anything = _logs_anything(facts, tl)
     return hit
 
 
+def _notable_in_nest(facts: ModuleFacts, tl: TrainingLoop) -> list[CallSite]:
+    """_notable_calls_in_span() of the loop nest, kept on the loop."""
+    calls = tl._notable_in_nest
+    if calls is None:
+        notable = _notable_calls(facts, tl.scope)
+        if notable:
+            start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+            notable = [c for c in notable if start <= c.node.lineno <= end]
+        calls = tl._notable_in_nest = notable
+    return calls
+
+
 def _logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
-    in_loop = _calls_in_span(facts, tl.loop, tl.scope)
-    if _any_possibly_logging(facts, in_loop):
+    in_loop = _notable_in_nest(facts, tl)
+    if in_loop and (
+        _any_possibly_logging(facts, in_loop) or any(facts.scope_logs(t) for t in _local_targets(facts, in_loop))
+    ):
         return True
-    if any(facts.scope_logs(t) for t in _local_targets(facts, in_loop)):
-        return True
-    if _progress_wrapped(tl.loop, facts) or any(_progress_wrapped(l, facts) for l in tl.scope.loops if _within(l, tl.loop)):
-        return True
+    # The nest (tl.loop and the loops within it: all in scope.loops) iterates through a
+    # progress bar. Only a `for` over a call can: the others are skipped without a call.
+    start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+    call_type, for_types = ast.Call, (ast.For, ast.AsyncFor)
+    for l in tl.scope.loops:
+        if start <= l.lineno <= end and isinstance(l, for_types) and isinstance(l.iter, call_type) and _progress_wrapped(l, facts):
+            return True
     # In a function, any logging in it says the run reports progress (an epoch header before
     # the loop, a summary after it); at module level only what follows the loop counts.
     if tl.scope.is_module:
-        if _any_possibly_logging(facts, _after_loop(tl.scope, tl.loop)):
+        if _any_possibly_logging(facts, _notable_after_loop(facts, tl.scope, tl.loop)):
             return True
     elif _scope_has_possibly_logging(facts, tl.scope):  # scope.calls: all in the scope
         return True
@@ -385,18 +522,15 @@ def _logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     return False
 
 
-def _within(inner: ast.AST, outer: ast.AST) -> bool:
-    return outer.lineno <= inner.lineno <= (outer.end_lineno or outer.lineno)
-
-
 def _caller_neighbourhood(facts: ModuleFacts, caller: CallSite) -> list[CallSite]:
     """Calls that log "around" a call to the training function: the caller's loop nest
-    around the call, or what follows the call in the caller's scope."""
+    around the call, or what follows the call in the caller's scope (notable calls only,
+    see _notable_calls)."""
     scope = caller.scope
     if caller.loops:
-        return _calls_in_span(facts, caller.loops[0], scope)
+        return _notable_calls_in_span(facts, caller.loops[0], scope)
     line = caller.node.lineno
-    return [c for c in scope.calls if c.node.lineno >= line and c is not caller]
+    return [c for c in _notable_calls(facts, scope) if c.node.lineno >= line and c is not caller]
 
 
 # -- loss data flow (DLL101) ------------------------------------------------------------
@@ -500,8 +634,8 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
     {meter}). Computed once per scope: every loss_derived_names() round and every training
     loop of the scope reuses it. Pairs that read or bind nothing cannot grow the fixpoint
     and are left out."""
-    memo = facts.__dict__.setdefault("_dllog_value_flows", {})
-    flows = memo.get(id(scope))
+    memo = _memos(facts).value_flows
+    flows = memo.get(scope)
     if flows is not None:
         return flows
     flows = []
@@ -533,7 +667,7 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
             continue
         if refs and targets:
             flows.append((frozenset(refs), frozenset(targets)))
-    memo[id(scope)] = flows
+    memo[scope] = flows
     return flows
 
 
@@ -563,17 +697,19 @@ def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     """DLL101's evidence: some log in or after the loop (or in a caller, or in a local
     helper it hands the value to) carries the loss or a value derived from it. Memoised
     per loop, as logs_anything()."""
-    memo = facts.__dict__.setdefault("_dllog_logs_loss", {})
-    hit = memo.get(id(tl))
+    hit = tl._logs_loss
     if hit is None:
-        hit = memo[id(tl)] = _logs_loss(facts, tl)
+        hit = tl._logs_loss = _logs_loss(facts, tl)
     return hit
 
 
 def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     seeds: set[str] = set()
     for expr in tl.loss_exprs:
-        seeds |= _names_in(expr)
+        if expr.__class__ is ast.Name:
+            seeds.add(expr.id)  # `loss.backward()`: _names_in() of a name, without the walk
+        else:
+            seeds |= _names_in(expr)
     # `loss = train_step(batch)`: the step function's result is the loss.
     for sc in tl.step_calls:
         info = sc.info
@@ -590,7 +726,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     # that reach here (DLL100: nothing logs) have none, so it is computed on first use.
     derived: set[str] | None = None
     loss_on_self = False
-    candidates = _calls_in_span(facts, tl.loop, tl.scope) + _after_loop(tl.scope, tl.loop)
+    # Calls that are not notable (see _notable_calls) fail every test below.
+    candidates = _notable_in_nest(facts, tl) + _notable_after_loop(facts, tl.scope, tl.loop) if _notable_calls(facts, tl.scope) else ()
     for site in candidates:
         possibly_logging = _is_possibly_logging(facts, site)
         target = facts.local_target(site)
@@ -631,7 +768,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
                 bound |= _target_names(stmt.target)
             if not bound:
                 # Used inline: `print(train_epoch(...))` / `log(train(...))`
-                for c in caller.scope.calls:
+                for c in _notable_calls(facts, caller.scope):
                     if c is not caller and c.info is caller.info and _is_possibly_logging(facts, c):
                         return True
                 continue
@@ -645,10 +782,10 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
 def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
     """Does a step function log the loss it backpropagates? Memoised per scope: every loop
     that calls the step function asks (judging the same calls in the same order)."""
-    memo = facts.__dict__.setdefault("_dllog_scope_logs_its_loss", {})
-    hit = memo.get(id(scope))
+    memo = _memos(facts).scope_logs_its_loss
+    hit = memo.get(scope)
     if hit is None:
-        hit = memo[id(scope)] = _judge_scope_logs_its_loss(facts, scope)
+        hit = memo[scope] = _judge_scope_logs_its_loss(facts, scope)
     return hit
 
 
@@ -660,7 +797,7 @@ def _judge_scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
             if loss is not None:
                 seeds |= _names_in(loss)
     derived = loss_derived_names(scope, seeds, facts)
-    return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in scope.calls)
+    return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in _notable_calls(facts, scope))
 
 
 def _returns_any(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool:
@@ -677,8 +814,8 @@ def _returns_any(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool:
 def _returned_values(facts: ModuleFacts, scope: Scope) -> list[ast.expr]:
     """Values of the function's own ``return`` statements (not those of nested functions
     or of class bodies inside it), read off its statements instead of walking every node."""
-    memo = facts.__dict__.setdefault("_dllog_returned_values", {})
-    values = memo.get(id(scope))
+    memo = _memos(facts).returned_values
+    values = memo.get(scope)
     if values is not None:
         return values
     values = []
@@ -694,7 +831,7 @@ def _returned_values(facts: ModuleFacts, scope: Scope) -> list[ast.expr]:
         if parent is not None and parent.scope is scope:
             continue
         values.append(stmt.value)
-    memo[id(scope)] = values
+    memo[scope] = values
     return values
 
 
@@ -729,10 +866,13 @@ def _loop_vars(loop: ast.AST) -> tuple[str | None, str | None]:
         return None, None
     target = loop.target
     it = loop.iter
-    if isinstance(it, ast.Call) and dotted_name(it.func) in ("enumerate",) and isinstance(target, ast.Tuple) and target.elts:
+    if not isinstance(it, ast.Call):
+        return None, None
+    func = it.func.id if it.func.__class__ is ast.Name else dotted_name(it.func)
+    if func == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
         first = target.elts[0]
         return (first.id if isinstance(first, ast.Name) else None), None
-    if isinstance(it, ast.Call) and dotted_name(it.func) in ("range", "trange", "tqdm.trange") and isinstance(target, ast.Name):
+    if func in ("range", "trange", "tqdm.trange") and isinstance(target, ast.Name):
         return target.id, None
     return None, None
 
@@ -785,9 +925,22 @@ def _disabled_logging(site: CallSite) -> str | None:
     return None
 
 
+def _text_lacks(facts: ModuleFacts, words: Iterable[str]) -> bool:
+    """Does the source certainly not contain any of these identifiers? Only said of ASCII
+    sources: elsewhere an identifier may be spelt differently (NFKC) from the name the
+    tree holds."""
+    text = facts.text
+    ascii_text = facts.__dict__.get("_dllog_text_is_ascii")
+    if ascii_text is None:
+        ascii_text = facts._dllog_text_is_ascii = text.isascii()  # type: ignore[attr-defined]
+    return ascii_text and not any(w in text for w in words)
+
+
 def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, str]]:
     """`Trainer(logger=False)`, `model.fit(..., verbose=0)`, `TrainingArguments(report_to="none")`
     where nothing else in the file logs training."""
+    if _text_lacks(facts, DISABLED_LOGGING_KWARGS):
+        return  # no call can pass one of the keywords
     for site in facts.calls:
         name = site.name or ""
         last = name.rsplit(".", 1)[-1]
@@ -847,10 +1000,10 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
 def _scope_has_possibly_logging(facts: ModuleFacts, scope: Scope) -> bool:
     """Memoised per scope: every training loop of a function asks (the same calls in the
     same order, so the same answer)."""
-    memo = facts.__dict__.setdefault("_dllog_scope_has_possibly_logging", {})
-    hit = memo.get(id(scope))
+    memo = _memos(facts).scope_has_possibly_logging
+    hit = memo.get(scope)
     if hit is None:
-        hit = memo[id(scope)] = _any_possibly_logging(facts, scope.calls)
+        hit = memo[scope] = _any_possibly_logging(facts, _notable_calls(facts, scope))
     return hit
 
 
@@ -887,7 +1040,7 @@ def loss_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             ctx.update(inner)
             fixable = False
         log_site = next(
-            (c for c in _calls_in_span(facts, tl.loop, tl.scope) if facts.is_logging(c)),
+            (c for c in _notable_in_nest(facts, tl) if facts.is_logging(c)),
             None,
         )
         ctx["log_line"] = log_site.node.lineno if log_site else None
@@ -913,6 +1066,8 @@ def gpu_memory_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report
     loops = training_loops(facts)
     if not loops or facts.calls_in("gpu_memory"):
         return
+    if _text_lacks(facts, ("cuda",)):
+        return  # `.cuda()`, `torch.cuda.*` (however imported) and the lines below all spell "cuda"
     uses_cuda = any(
         (c.method == "cuda") or (c.name or "").startswith("torch.cuda.") for c in facts.calls
     ) or any("cuda" in line for line in facts.lines if "cuda" in line and ".to(" in line or "device(" in line and "cuda" in line)
@@ -921,7 +1076,7 @@ def gpu_memory_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report
     for tl in loops:
         # A project's own logger wrapping the loop (`metric_logger.log_every(...)`) or
         # updated in it may well report memory (torchvision's prints "max mem").
-        in_loop = _calls_in_span(facts, tl.loop, tl.scope)
+        in_loop = _notable_in_nest(facts, tl)
         if any(_is_opaque_reporter(c) and not facts.is_logging(c) for c in in_loop) or _opaque_wrapper(tl.loop, facts):
             continue
         step, _ = _loop_vars(tl.inner)
