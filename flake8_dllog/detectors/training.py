@@ -220,7 +220,6 @@ def is_training_module(facts: ModuleFacts) -> bool:
 
 
 # -- evidence -------------------------------------------------------------------------
-#
 
 
 class _Memos:
@@ -255,7 +254,6 @@ def _memos(facts: ModuleFacts) -> _Memos:
     if memos is None:
         memos = facts._dllog_training_memos = _Memos(facts)  # type: ignore[attr-defined]
     return memos
-
 
 
 def _is_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
@@ -388,8 +386,8 @@ def _notable_calls(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
 
 def _notable_calls_in_span(facts: ModuleFacts, node: ast.AST, scope: Scope) -> list[CallSite]:
     """The notable calls (see _notable_calls) on the lines of ``node`` (a loop), in
-    ``scope.calls`` order. Memoised: DLL100, DLL101 and DLL102 each ask about every training
-    loop. Callers must not mutate the list."""
+    ``scope.calls`` order. Memoised (every function a caller's loop runs asks about that
+    loop); callers must not mutate the list."""
     memo = _memos(facts).calls_in_span
     key = (node, scope)
     calls = memo.get(key)
@@ -928,7 +926,9 @@ def _disabled_logging(site: CallSite) -> str | None:
 def _text_lacks(facts: ModuleFacts, words: Iterable[str]) -> bool:
     """Does the source certainly not contain any of these identifiers? Only said of ASCII
     sources: elsewhere an identifier may be spelt differently (NFKC) from the name the
-    tree holds."""
+    tree holds. Nor of a module given without its lines."""
+    if not facts.lines:
+        return False
     text = facts.text
     ascii_text = facts.__dict__.get("_dllog_text_is_ascii")
     if ascii_text is None:
@@ -1003,7 +1003,8 @@ def _scope_has_possibly_logging(facts: ModuleFacts, scope: Scope) -> bool:
     memo = _memos(facts).scope_has_possibly_logging
     hit = memo.get(scope)
     if hit is None:
-        hit = memo[scope] = _any_possibly_logging(facts, _notable_calls(facts, scope))
+        notable = _notable_calls(facts, scope)
+        hit = memo[scope] = bool(notable) and _any_possibly_logging(facts, notable)
     return hit
 
 
