@@ -19,7 +19,10 @@ from typing import Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
-from .saving import GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, is_log_call, site_report
+from .saving import (
+    GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, is_log_call, memoised,
+    site_report,
+)
 
 MODEL_NAME = re.compile(
     r"^(?:.*_)?(?:model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|critic|"
@@ -44,6 +47,10 @@ PLACEMENT_LOG = re.compile(
     r"device|cuda|\bgpus?\b|\bmps\b|\btpu\b|\bxla\b|accelerator\.state|get_device_name|device_count|is_available",
     re.I,
 )
+is_model_name = memoised(MODEL_NAME.match)
+names_device = memoised(DEVICE_TEXT.search)
+names_dtype = memoised(DTYPE_TEXT.search)
+framework_device = memoised(FRAMEWORK_DEVICE.search)
 
 
 def _module_classes(facts: ModuleFacts) -> set[str]:
@@ -74,7 +81,7 @@ def _is_model_constructor(facts: ModuleFacts, call: ast.Call) -> bool:
     if not name or "?" in name:
         return False
     last = name.rsplit(".", 1)[-1]
-    if last in _module_classes(facts) or (last[:1].isupper() and MODEL_NAME.match(last)):
+    if last in _module_classes(facts) or (last[:1].isupper() and is_model_name(last)):
         return True  # `Net()`, `ResNet()`, `Encoder()`
     if last == "from_pretrained" and facts.vocabulary.matcher("load_exclusions").match(name):
         return False
@@ -83,7 +90,7 @@ def _is_model_constructor(facts: ModuleFacts, call: ast.Call) -> bool:
 
 def _is_model_name(expr: ast.expr) -> bool:
     last = expr.id if isinstance(expr, ast.Name) else getattr(expr, "attr", "")
-    return bool(MODEL_NAME.match(last))
+    return is_model_name(last)
 
 
 def _is_model(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 3) -> bool:
@@ -99,7 +106,7 @@ def _is_model(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: 
         return False
     if isinstance(expr, (ast.Name, ast.Attribute)):
         last = expr.id if isinstance(expr, ast.Name) else expr.attr
-        if MODEL_NAME.match(last):
+        if is_model_name(last):
             return True
         if isinstance(expr, ast.Name):
             bound = index_of(facts).binding(site.scope, expr.id, site.node.lineno)
@@ -134,11 +141,11 @@ def _device_of(facts: ModuleFacts, site: CallSite) -> ast.expr | None | bool:
             return dev
     if isinstance(dev, ast.JoinedStr):
         return dev if re.search(r"cuda|mps|xla|npu|xpu", text, re.I) else None
-    if DTYPE_TEXT.search(text) and not re.search(r"device", text, re.I):
+    if names_dtype(text) and not re.search(r"device", text, re.I):
         return None
     if isinstance(dev, ast.Name) and _always_cpu(facts, site, dev):
         return None  # `device = torch.device("cpu")`: not an accelerator
-    return dev if DEVICE_TEXT.search(text) else None
+    return dev if names_device(text) else None
 
 
 def _always_cpu(facts: ModuleFacts, site: CallSite, name: ast.Name) -> bool:
@@ -245,9 +252,10 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         if not (_is_model(facts, site, receiver) or (target is not None and _is_model_name(target))):
             continue
         dev_expr = dev if isinstance(dev, ast.expr) else None
-        if dev_expr is not None and FRAMEWORK_DEVICE.search(facts.segment(dev_expr)):
+        dev_text = facts.segment(dev_expr) if dev_expr is not None else None
+        if dev_text is not None and framework_device(dev_text):
             continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
-        if dev_expr is not None and facts.segment(dev_expr) == "self.device" and any(
+        if dev_text == "self.device" and any(
             b.endswith("LightningModule") for b in site.scope.class_bases
         ):
             continue

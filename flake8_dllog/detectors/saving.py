@@ -18,13 +18,20 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import cached_property
-from typing import Iterable, Iterator
+from functools import cached_property, lru_cache
+from typing import Callable, Iterable, Iterator
 
 from ..config import Config
 from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
+
+def memoised(test: Callable[[str], object]) -> Callable[[str], bool]:
+    """``test(text) is not None`` (a compiled pattern's ``search`` or ``match``), remembered
+    per text. Names and short expressions recur across sites and files, and trying a long
+    case-insensitive alternation at every position costs tens of thousands of instructions."""
+    return lru_cache(maxsize=4096)(lambda text: test(text) is not None)
+
 
 # Words that make a saved/loaded object or its path look like model weights or a checkpoint.
 CHECKPOINT_WORDS = re.compile(
@@ -94,6 +101,12 @@ DL_METHODS = frozenset({
 # Transformers/diffusers verbosity switches that make `from_pretrained` log what it loads.
 VERBOSITY_INFO = re.compile(r"(^|\.)set_verbosity_info$|(^|\.)set_verbosity$|enable_default_handler$|enable_progress_bar$")
 
+is_metadata_name = memoised(METADATA_NAME.search)
+has_checkpoint_words = memoised(CHECKPOINT_WORDS.search)
+is_wrapper_name = memoised(WRAPPER_NAME.search)
+is_artifact_record = memoised(ARTIFACT_RECORD.search)
+is_record_helper = memoised(RECORD_HELPER.search)
+
 # -- shared machinery --------------------------------------------------------------
 
 
@@ -118,6 +131,10 @@ class _Index:
         self._records_by_name: dict[str, bool] = {}  # call names repeat: judge each once
         self._parameters: dict[int, frozenset[str]] = {}
         self._matches: dict[tuple[str, str | None], bool] = {}
+        self._names: dict[int, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self.records_run: dict[int, bool] = {}  # per scope: does it dump its config/artifacts?
+        self._config_names: dict[int, frozenset[str]] = {}
+        self._plain_names: dict[int, list[str]] = {}
         self.checkpoint_saves: list[tuple[CallSite, ast.expr | None, ast.expr | None, bool]] | None = None
 
     @cached_property
@@ -164,6 +181,37 @@ class _Index:
         if hit is None:
             hit = self._matches[key] = self.facts.vocabulary.matcher(category).match(name)
         return hit
+
+    def names_and_attributes(self, node: ast.AST) -> tuple[frozenset[str], tuple[str, ...]]:
+        """``_names_and_attributes(node)``, memoised: the same path or device expression
+        (and the value its name is bound to) is looked at by DLL200, DLL201 and DLL400."""
+        found = self._names.get(id(node))
+        if found is None:
+            names, attributes = _names_and_attributes(node)
+            found = self._names[id(node)] = (frozenset(names), tuple(attributes))
+        return found
+
+    def plain_names(self, scope: Scope) -> list[str]:
+        """Names (not attribute chains) ``scope`` assigns to, in order of first assignment."""
+        found = self._plain_names.get(id(scope))
+        if found is None:
+            found = self._plain_names[id(scope)] = [name for name in self.assignments(scope) if "." not in name]
+        return found
+
+    def config_names(self, scope: Scope) -> frozenset[str]:
+        """Names ``scope`` binds to a config loaded by a call (``parse_args()``, ``yaml.safe_load()``,
+        ``OmegaConf.load()``)."""
+        found = self._config_names.get(id(scope))
+        if found is None:
+            aliases = self.facts.aliases
+            found = self._config_names[id(scope)] = frozenset(
+                name for name, binds in self.assignments(scope).items()
+                if any(
+                    isinstance(value, ast.Call) and self.matches("config_load", dotted_name(value.func, aliases))
+                    for _, value in binds
+                )
+            )
+        return found
 
     def stmt_count(self, scope: Scope) -> int:
         return len(self.facts.scope_stmts(scope))
@@ -377,7 +425,7 @@ def is_small_wrapper(facts: ModuleFacts, scope: Scope) -> bool:
     if scope.is_module:
         return False
     idx = index_of(facts)
-    return bool(WRAPPER_NAME.search(scope.name)) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
+    return is_wrapper_name(scope.name) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
 
 
 def wrapper_logs(facts: ModuleFacts, scope: Scope) -> bool:
@@ -696,15 +744,15 @@ def _looks_like_checkpoint_save(facts: ModuleFacts, site: CallSite, saved: ast.e
     # The saved object's text, the path's, the value the saved name was bound to: each is
     # read only when the ones before it do not look like a checkpoint.
     saved_text = facts.segment(saved) if saved is not None else ""
-    if saved_text and CHECKPOINT_WORDS.search(saved_text):
+    if saved_text and has_checkpoint_words(saved_text):
         return True
     path_text = facts.segment(path) if path is not None else ""
-    if path_text and CHECKPOINT_WORDS.search(path_text):
+    if path_text and has_checkpoint_words(path_text):
         return True
     bound = _bound_value(facts, site, saved)
     if bound is not None:
         bound_text = facts.segment(bound)
-        if bound_text and CHECKPOINT_WORDS.search(bound_text):
+        if bound_text and has_checkpoint_words(bound_text):
             return True
     return bool(saved is not None and CHECKPOINT_OBJECT_WORDS.search(saved_text))
 
@@ -769,34 +817,46 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     a module constant): where the file went is already written down."""
     if expr is None or depth < 0:
         return False
-    if isinstance(expr, ast.Constant):
+    cls = expr.__class__  # node classes are exclusive: dispatch on the class itself
+    if cls is ast.Constant:
         return isinstance(expr.value, str)
-    if isinstance(expr, ast.JoinedStr):
+    if cls is ast.JoinedStr:
         return all(isinstance(v, ast.Constant) for v in expr.values)
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Add)):
+    if cls is ast.BinOp:
+        if not isinstance(expr.op, (ast.Div, ast.Add)):
+            return False
         return is_literal_path(facts, site, expr.left, depth) and is_literal_path(facts, site, expr.right, depth)
-    if isinstance(expr, ast.Call):
+    if cls is ast.Call:
         name = dotted_name(expr.func, facts.aliases) or ""
         if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath")) or name == "str":
             if not expr.args or expr.keywords:
                 return False
-            return all(is_literal_path(facts, site, a, depth) for a in expr.args)
-        return False
-    if isinstance(expr, (ast.Name, ast.Attribute)) and _is_constant_name(expr):
-        return _not_a_parameter(facts, site.scope, expr.id) if isinstance(expr, ast.Name) else True
-    if isinstance(expr, ast.Name):
-        idx = index_of(facts)
-        if not _not_a_parameter(facts, site.scope, expr.id):
-            # `def save_checkpoint(state, filename="checkpoint.pth.tar")` called without a
-            # filename: the path is the literal default.
-            values = _param_values(facts, site.scope, expr.id)
-            return bool(values) and all(
-                v is not None and is_literal_path(facts, call, v, depth - 1) for call, v in values
-            )
-        binds = idx.bindings(site.scope, expr.id) or idx.bindings(facts.module, expr.id)
-        if binds and all(v is not None and is_literal_path(facts, site, v, depth - 1) for _, v in binds):
+            for a in expr.args:
+                if not is_literal_path(facts, site, a, depth):
+                    return False
             return True
-    return False
+        return False
+    if cls is ast.Attribute:
+        return _is_constant_name(expr)
+    if cls is not ast.Name:
+        return False
+    if _is_constant_name(expr):
+        return _not_a_parameter(facts, site.scope, expr.id)
+    if not _not_a_parameter(facts, site.scope, expr.id):
+        # `def save_checkpoint(state, filename="checkpoint.pth.tar")` called without a
+        # filename: the path is the literal default.
+        values = _param_values(facts, site.scope, expr.id)
+        return bool(values) and all(
+            v is not None and is_literal_path(facts, call, v, depth - 1) for call, v in values
+        )
+    idx = index_of(facts)
+    binds = idx.bindings(site.scope, expr.id) or idx.bindings(facts.module, expr.id)
+    if not binds:
+        return False
+    for _, v in binds:
+        if v is None or not is_literal_path(facts, site, v, depth - 1):
+            return False
+    return True
 
 
 def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
@@ -840,16 +900,16 @@ ENTRY_DECORATOR = re.compile(r"(^|\.)(main|command|group|callback|cli|entrypoint
 
 def _resolved_names(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, before_line: int, depth: int = 3) -> set[str]:
     """Names an expression depends on, following local assignments a few levels back."""
-    names = _names_in(expr)
-    frontier = set(names)
     idx = index_of(facts)
+    names = set(idx.names_and_attributes(expr)[0]) if expr is not None else set()
+    frontier = set(names)
     assignments = idx.assignments(scope)
     for _ in range(depth):
         grown: set[str] = set()
         for name in frontier:
             bound = idx.binding(scope, name, before_line) if name in assignments else None
             if bound is not None:
-                grown |= _names_in(bound) - names
+                grown |= idx.names_and_attributes(bound)[0] - names
         if not grown:
             break
         names |= grown
@@ -862,20 +922,26 @@ def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None
     ``def save_checkpoint(state, out_dir): torch.save(state, join(out_dir, "ckpt.pth"))``
     in a utils module, ``ModelEma(model, device=...)`` in a library. The callers that choose
     the value live elsewhere and are the place to log it."""
-    if expr is None:
+    if expr is None or not _called_here(facts, site.scope):
         return False
     return _unseen(facts, site.scope, _resolved_names(facts, site.scope, expr, site.node.lineno), expr, depth=3)
 
 
-def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | None, depth: int) -> bool:
-    fn = scope.node
-    if not isinstance(fn, FUNC_TYPES) or depth <= 0:
+def _called_here(facts: ModuleFacts, scope: Scope) -> bool:
+    """A function that only this file's code calls: not the module, not an entry point run
+    by a framework, not handed to something else to run."""
+    if not isinstance(scope.node, FUNC_TYPES):
         return False
     if scope.decorators and any(ENTRY_DECORATOR.search(d) for d in scope.decorators):
         return False  # @hydra.main, @click.command...: an entry point, called by a framework
+    return scope.name not in index_of(facts).passed_functions  # fire.Fire(main), mp.spawn(main_worker, ...)
+
+
+def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | None, depth: int) -> bool:
+    fn = scope.node
+    if depth <= 0 or not _called_here(facts, scope):
+        return False
     idx = index_of(facts)
-    if scope.name in idx.passed_functions:
-        return False  # fire.Fire(main), mp.spawn(main_worker, ...): run with real values
     used = names & idx.parameters(scope)
     used.discard("self")
     used.discard("cls")
@@ -887,15 +953,16 @@ def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | N
                 if value is None or (isinstance(value, ast.Constant) and value.value is None):
                     continue
                 # Handed down from the caller's own parameter: look one level further up.
-                passed = _resolved_names(facts, call.scope, value, call.node.lineno)
-                if _unseen(facts, call.scope, passed, None, depth - 1):
-                    continue
+                if depth > 1 and _called_here(facts, call.scope):
+                    passed = _resolved_names(facts, call.scope, value, call.node.lineno)
+                    if _unseen(facts, call.scope, passed, None, depth - 1):
+                        continue
                 return False
         return True
     # `self.ckpt_dir` in a small method nobody here calls: configured by its (unseen) creator.
     if expr is None or idx.callers.get(scope.qualname) or scope.class_name is None:
         return False
-    small = WRAPPER_NAME.search(scope.name) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
+    small = is_wrapper_name(scope.name) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
     uses_self = any(
         isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self" for n in walk(expr)
     )
@@ -995,15 +1062,16 @@ def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
 def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None, depth: int = 2) -> bool:
     if path is None:
         return False
-    loop_vars: set[str] = set()
-    for loop in site.loops:
-        if isinstance(loop, (ast.For, ast.AsyncFor)):
-            loop_vars |= _names_in(loop.target)
-    names, attributes = _names_and_attributes(path)
-    if any(METADATA_NAME.search(attr) for attr in attributes):
+    names, attributes = index_of(facts).names_and_attributes(path)
+    if any(is_metadata_name(attr) for attr in attributes):
         return True
-    if names & loop_vars or any(METADATA_NAME.search(n) for n in names):
-        return True
+    if names:
+        loop_vars: set[str] = set()
+        for loop in site.loops:
+            if isinstance(loop, (ast.For, ast.AsyncFor)):
+                loop_vars |= _names_in(loop.target)
+        if names & loop_vars or any(is_metadata_name(n) for n in names):
+            return True
     # A name bound in this scope to an f-string with the epoch in it (or an attribute:
     # `args.ckpt_path = ckpt_dir / f"best_{args.exp_name}.pt"`).
     if isinstance(path, ast.Attribute) and depth > 0:
@@ -1041,12 +1109,19 @@ def _param_default(fn: ast.AST, param: str) -> ast.expr | None:
 
 def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
     """Config dumps or tracker artifact uploads in the same function record the run."""
-    record = facts.vocabulary.matcher("config_record")
-    for call in site.scope.calls:
+    idx = index_of(facts)
+    found = idx.records_run.get(id(site.scope))
+    if found is None:
+        found = idx.records_run[id(site.scope)] = _scope_records_run(idx, site.scope)
+    return found
+
+
+def _scope_records_run(idx: _Index, scope: Scope) -> bool:
+    for call in scope.calls:
         name = call.name or ""
-        if ARTIFACT_RECORD.search(name) or RECORD_HELPER.search(name):
+        if is_artifact_record(name) or is_record_helper(name):
             return True
-        if record.match(name) and name.rsplit(".", 1)[-1] in ("dump", "safe_dump", "save", "save_hyperparameters", "to_yaml"):
+        if name.rsplit(".", 1)[-1] in ("dump", "safe_dump", "save", "save_hyperparameters", "to_yaml") and idx.matches("config_record", name):
             return True
     return False
 
@@ -1067,9 +1142,13 @@ def _visible_names(facts: ModuleFacts, site: CallSite) -> list[str]:
         if isinstance(scope.node, FUNC_TYPES):
             fn = scope.node
             names.extend(a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs)
-        for name, binds in idx.assignments(scope).items():
-            if "." not in name and (scope is not site.scope or any(s.lineno <= site.node.lineno for s, _ in binds)):
-                names.append(name)
+        if scope is site.scope:
+            line = site.node.lineno
+            for name, binds in idx.assignments(scope).items():
+                if "." not in name and any(s.lineno <= line for s, _ in binds):
+                    names.append(name)
+        else:
+            names.extend(idx.plain_names(scope))
         scope = scope.parent
     seen: dict[str, None] = {}
     for n in names:
@@ -1097,12 +1176,10 @@ def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
     optimizer = _pick(names, r"^(optimizer|optim|opt|optimiser)$") or _pick(names, r"optimi[sz]er")
     config = None
     idx = index_of(facts)
-    for n in names:
-        # A name bound from parse_args()/yaml.safe_load()/OmegaConf.load() is the run's config.
-        for scope in (site.scope, facts.module):
-            for _, value in idx.bindings(scope, n):
-                if isinstance(value, ast.Call) and facts.vocabulary.matcher("config_load").match(dotted_name(value.func, facts.aliases)):
-                    config = config or n
+    # A name bound from parse_args()/yaml.safe_load()/OmegaConf.load() is the run's config.
+    loaded_here, loaded_globally = idx.config_names(site.scope), idx.config_names(facts.module)
+    if loaded_here or loaded_globally:
+        config = next((n for n in names if n in loaded_here or n in loaded_globally), None)
     config = config or _pick(names, r"^(args|cfg|config|conf|hparams|hp|opts|flags|FLAGS|params|hyperparams|training_args)$")
     seed = _pick(names, r"^seed$|_seed$")
     if seed is None and config is not None and config in idx.seed_holders:
@@ -1192,7 +1269,7 @@ def _checkpoint_like_load(facts: ModuleFacts, site: CallSite, path: ast.expr | N
     target = _assigned_target(site)
     if target is not None:
         texts.append(facts.segment(target))
-    return any(CHECKPOINT_WORDS.search(t) or CHECKPOINT_OBJECT_WORDS.search(t) for t in texts if t)
+    return any(has_checkpoint_words(t) or CHECKPOINT_OBJECT_WORDS.search(t) for t in texts if t)
 
 
 def _consumers(facts: ModuleFacts, site: CallSite, result: ast.expr | None) -> list[CallSite]:
