@@ -27,8 +27,9 @@ from typing import Iterator
 
 from ..catalog import Matcher
 from ..config import Config
-from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, dotted_name, referenced_names, walk
+from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, referenced_names, walk
 from . import Report, header_span, rule
+from .saving import memoised
 from .training import training_loops
 
 EVAL_NAME_TOKENS = frozenset({"eval", "evaluate", "evaluation", "validate", "validation", "val", "valid", "test", "testing"})
@@ -65,6 +66,7 @@ POSSIBLY_LOGGING = re.compile(
     r"tensorboard|wandb|mlflow|neptune|comet|clearml|write|dump|save",
     re.I,
 )
+possibly_logging_name = memoised(POSSIBLY_LOGGING.search)
 TOKEN_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 SEPARATOR_RE = re.compile(r"[_\W]+")
 ALNUM_WORD_RE = re.compile(r"[A-Za-z]+\d+")
@@ -166,21 +168,17 @@ def _stmt_targets(stmt: ast.stmt) -> list[str]:
     return []
 
 
-def _stmts_by_scope(facts: ModuleFacts) -> dict[int, list[ast.stmt]]:
-    cached = getattr(facts, "_dllog_stmts_by_scope", None)
-    if cached is None:
-        cached = {}
-        for info in facts.stmt_infos.values():
-            cached.setdefault(id(info.scope), []).append(info.stmt)
-        for stmts in cached.values():
-            stmts.sort(key=lambda s: (s.lineno, s.col_offset))
-        facts._dllog_stmts_by_scope = cached  # type: ignore[attr-defined]
-    return cached
-
-
 def _own_stmts(facts: ModuleFacts, scope: Scope, node: ast.AST | None = None) -> list[ast.stmt]:
     """Statements of ``scope`` (within ``node``'s lines when given), in source order."""
-    stmts = _stmts_by_scope(facts).get(id(scope), [])
+    by_scope = getattr(facts, "_dllog_sorted_stmts", None)
+    if by_scope is None:
+        by_scope = facts._dllog_sorted_stmts = {}  # type: ignore[attr-defined]
+    stmts = by_scope.get(id(scope))
+    if stmts is None:
+        # The facts list a `try`'s handlers after its `finally`: sort into source order.
+        stmts = by_scope[id(scope)] = sorted(
+            (info.stmt for info in facts.scope_stmts(scope)), key=lambda s: (s.lineno, s.col_offset)
+        )
     if node is None:
         return stmts
     lo = getattr(node, "lineno", 0)
@@ -278,10 +276,18 @@ def _possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
     target = facts.local_target(site)
     if target is not None:
         return facts.scope_logs(target)
-    return bool(POSSIBLY_LOGGING.search(_last(site.name)))
+    return possibly_logging_name(_last(site.name))
 
 
-def _returns_value(scope: Scope) -> bool:
+def _returns_value(facts: ModuleFacts, scope: Scope) -> bool:
+    for stmt in _own_stmts(facts, scope):
+        if stmt.__class__ is ast.Return and stmt.value is not None and not (
+            isinstance(stmt.value, ast.Constant) and stmt.value.value is None
+        ):
+            return True
+    # A `yield` may sit in any expression: walk the body only when the source has one.
+    if not facts.span_mentions(scope.node, ("yield",)):
+        return False
     stack = list(scope.body)
     while stack:
         n = stack.pop()
@@ -291,7 +297,7 @@ def _returns_value(scope: Scope) -> bool:
             return True
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(child_nodes(n))
     return False
 
 
@@ -346,9 +352,14 @@ def metrics_handled(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool
 
 
 def _is_eval_context(facts: ModuleFacts, name: str) -> bool:
-    if name.endswith("GradientTape"):
-        return False  # a tape records gradients: that is training
-    return facts.vocabulary.matcher("eval_context").match(name)
+    known = getattr(facts, "_dllog_eval_contexts", None)  # name -> verdict: names recur
+    if known is None:
+        known = facts._dllog_eval_contexts = {}  # type: ignore[attr-defined]
+    found = known.get(name)
+    if found is None:
+        # A tape records gradients: that is training.
+        found = known[name] = not name.endswith("GradientTape") and facts.vocabulary.matcher("eval_context").match(name)
+    return found
 
 
 def _mode_change(call: ast.Call) -> bool | None:
@@ -449,10 +460,13 @@ def _has_eval_context(facts: ModuleFacts, scope: Scope) -> bool:
         return True
     if any(LIGHTNING_BASE.search(b) for b in scope.class_bases):
         return True  # Lightning runs its validation/test hooks in eval mode, without grad
+    attribute_type = ast.Attribute
     for site in scope.calls:
-        if _mode_change(site.node) is True:
+        func = site.node.func
+        if func.__class__ is attribute_type and func.attr in ("eval", "train") and _mode_change(site.node) is True:
             return True
-        if any(_is_eval_context(facts, w) for w in site.info.withs):
+        withs = site.info.withs
+        if withs and any(_is_eval_context(facts, w) for w in withs):
             return True
         train_kw = site.kwarg("training")
         if isinstance(train_kw, ast.Constant) and train_kw.value is False:
@@ -461,6 +475,11 @@ def _has_eval_context(facts: ModuleFacts, scope: Scope) -> bool:
 
 
 def is_eval_named(name: str) -> bool:
+    # Every eval word contains "val" or "test", and every word of a name is part of it:
+    # most names are ruled out without splitting them into words.
+    lowered = name.lower()
+    if "val" not in lowered and "test" not in lowered:
+        return False
     return bool(name_tokens(name) & EVAL_NAME_TOKENS)
 
 
@@ -542,7 +561,7 @@ def _dedicated_eval(facts: ModuleFacts, scope: Scope) -> Report | None:
         return None  # a train-and-validate function: its eval loops are judged one by one
     if not (scope.loops or _has_eval_context(facts, scope)):
         return None
-    if _returns_value(scope) or facts.scope_logs(scope):
+    if _returns_value(facts, scope) or facts.scope_logs(scope):
         return None
     if any(_possibly_logging(facts, c) for c in scope.calls):
         return None
@@ -571,9 +590,19 @@ def _may_evaluate(facts: ModuleFacts, scope: Scope) -> bool:
     evaluating = getattr(facts, "_dllog_evaluating_scopes", None)
     if evaluating is None:
         evaluating = {id(c.scope) for c in facts.calls_in("eval_context")}
-        evaluating |= {id(c.scope) for c in facts.calls if (c.name or "").endswith(".eval")}
+        evaluating |= {id(c.scope) for c in _eval_calls(facts) if c.name.endswith(".eval")}
         facts._dllog_evaluating_scopes = evaluating  # type: ignore[attr-defined]
     return id(scope) in evaluating
+
+
+def _eval_calls(facts: ModuleFacts) -> list[CallSite]:
+    """Calls named ``*.eval`` or ``*.evaluate``, in the facts' order (one pass over the calls)."""
+    found = getattr(facts, "_dllog_eval_calls", None)
+    if found is None:
+        found = facts._dllog_eval_calls = [  # type: ignore[attr-defined]
+            c for c in facts.calls if c.name and c.name.endswith((".eval", ".evaluate"))
+        ]
+    return found
 
 
 def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
@@ -595,8 +624,8 @@ def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
 
 def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
     """``model.evaluate(..., verbose=0)`` whose results go nowhere."""
-    for site in facts.calls:
-        if not (site.name or "").endswith(".evaluate") or site.receiver is None:
+    for site in _eval_calls(facts):
+        if not site.name.endswith(".evaluate") or site.receiver is None:
             continue
         recv = dotted_name(site.receiver) or ""
         if "trainer" in recv.lower() or facts.local_target(site) is not None:
@@ -632,11 +661,10 @@ def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
 def unlogged_evaluation(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """Evaluation that computes a loss or metric and neither logs nor hands it on."""
     for scope in facts.scopes:
-        dedicated = _dedicated_eval(facts, scope)
-        if dedicated is not None:
-            yield dedicated
-            continue
         if not scope.is_module and is_eval_named(scope.name):
+            dedicated = _dedicated_eval(facts, scope)
+            if dedicated is not None:
+                yield dedicated
             continue  # an eval function that logs or returns: its loops are covered
         yield from _embedded_evals(facts, scope)
     yield from _keras_evaluate(facts)
