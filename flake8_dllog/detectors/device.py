@@ -20,7 +20,7 @@ from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .saving import (
-    GENERIC_NAMES, _assigned_target, from_unseen_caller, in_source_order, index_of, is_dl_module, is_log_call, memoised,
+    GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, memoised,
     site_report,
 )
 
@@ -191,16 +191,20 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
 
 def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
     keys, wholes = keys_and_wholes
-    patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
-    patterns += [re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])") for w in wholes]
-    for site in index_of(facts).evidence(scope):
-        args = list(site.node.args) + [kw.value for kw in site.node.keywords]
-        texts = [facts.segment(a) for a in args]
+    idx = index_of(facts)
+    evidence = idx.evidence(scope)
+    if not evidence:
+        return False
+    # (word, pattern): the word is a cheap substring test before the pattern's search.
+    patterns = [(k, re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])")) for k in keys]
+    patterns += [(w, re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])")) for w in wholes]
+    for site in evidence:
+        texts = idx.argument_texts(site)
         if is_log_call(facts, site):
             if any(PLACEMENT_LOG.search(t) for t in texts):
                 return True
         # A same-module helper that logs and is handed the device (`log_env(device)`).
-        if any(p.search(t) for p in patterns for t in texts):
+        if any(k in t and p.search(t) for k, p in patterns for t in texts):
             return True
     return False
 
@@ -239,10 +243,10 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
     if not facts.calls_in("device_transfer") or not is_dl_module(facts):
         return
     reported: set[int] = set()
-    for site in in_source_order(facts.calls_in("device_transfer")):
+    for site in facts.calls_in("device_transfer"):  # in source order
         if site.loops or id(site.scope) in reported:
             continue  # tensors move inside loops; placement is recorded once per scope
-        if facts.is_test_scope(site.scope):
+        if index_of(facts).is_test_scope(site.scope):
             continue
         dev = _device_of(facts, site)
         if dev is None:

@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, dotted_name, walk
+from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -135,6 +135,8 @@ class _Index:
         self.records_run: dict[int, bool] = {}  # per scope: does it dump its config/artifacts?
         self._config_names: dict[int, frozenset[str]] = {}
         self._plain_names: dict[int, list[str]] = {}
+        self._test_scopes: dict[int, bool] = {}
+        self._argument_texts: dict[int, list[str]] = {}
         self.checkpoint_saves: list[tuple[CallSite, ast.expr | None, ast.expr | None, bool]] | None = None
 
     @cached_property
@@ -189,6 +191,21 @@ class _Index:
         if found is None:
             names, attributes = _names_and_attributes(node)
             found = self._names[id(node)] = (frozenset(names), tuple(attributes))
+        return found
+
+    def argument_texts(self, site: CallSite) -> list[str]:
+        """Source text of each argument of a call (positional, then keyword values)."""
+        found = self._argument_texts.get(id(site))
+        if found is None:
+            node, segment = site.node, self.facts.segment
+            found = self._argument_texts[id(site)] = [segment(a) for a in node.args] + [segment(kw.value) for kw in node.keywords]
+        return found
+
+    def is_test_scope(self, scope: Scope) -> bool:
+        """``facts.is_test_scope``, remembered per scope (DLL200/201/210/400 all ask)."""
+        found = self._test_scopes.get(id(scope))
+        if found is None:
+            found = self._test_scopes[id(scope)] = self.facts.is_test_scope(scope)
         return found
 
     def plain_names(self, scope: Scope) -> list[str]:
@@ -263,13 +280,18 @@ class _Index:
     def passed_functions(self) -> set[str]:
         """Functions handed to something else to run (`fire.Fire(main)`, `mp.spawn(worker)`)."""
         functions = self.facts.functions
-        calls = [site.node for site in self.facts.calls]
         name_type = ast.Name
-        found = {arg.id for call in calls for arg in call.args if arg.__class__ is name_type and arg.id in functions}
-        found.update(
-            kw.value.id for call in calls if call.keywords for kw in call.keywords
-            if kw.value.__class__ is name_type and kw.value.id in functions
-        )
+        found: set[str] = set()
+        for site in self.facts.calls:
+            call = site.node
+            for arg in call.args:
+                if arg.__class__ is name_type and arg.id in functions:
+                    found.add(arg.id)
+            if call.keywords:
+                for kw in call.keywords:
+                    arg = kw.value
+                    if arg.__class__ is name_type and arg.id in functions:
+                        found.add(arg.id)
         return found
 
     def parameters(self, scope: Scope) -> frozenset[str]:
@@ -516,7 +538,7 @@ def _maximal_chains(expr: ast.AST) -> Iterator[ast.AST]:
                 if not isinstance(inner, ast.Name):
                     stack.append(inner)
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
 
 
 def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
@@ -524,8 +546,9 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
     if not keys and not wholes:
         return False
     idx = index_of(facts)
-    patterns = [re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])") for k in keys]
-    whole_patterns = [re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])") for w in wholes]
+    # (word, pattern): the word is a cheap substring test before the pattern's search.
+    patterns = [(k, re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])")) for k in keys]
+    whole_patterns = [(w, re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])")) for w in wholes]
     scopes = [scope]
     if whole_patterns:
         # The whole config is typically printed once, where it is parsed: the module's
@@ -533,11 +556,10 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
         scopes += [c.scope for c in idx.callers.get(scope.qualname, ())] + [facts.module]
     for i, sc in enumerate(scopes):
         for site in idx.recorders(sc):
-            for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
-                text = facts.segment(arg)
-                if i == 0 and any(p.search(text) for p in patterns):
+            for text in idx.argument_texts(site):
+                if i == 0 and any(k in text and p.search(text) for k, p in patterns):
                     return True
-                if any(p.search(text) for p in whole_patterns):
+                if any(w in text and p.search(text) for w, p in whole_patterns):
                     return True
     return False
 
@@ -656,7 +678,7 @@ def local_method(facts: ModuleFacts, site: CallSite) -> Scope | None:
 
 
 def _site_is_test(facts: ModuleFacts, site: CallSite) -> bool:
-    return facts.is_test_scope(site.scope)
+    return index_of(facts).is_test_scope(site.scope)
 
 
 def site_report(site: CallSite, ctx: dict) -> Report:
@@ -772,10 +794,6 @@ def _plausible_generic_save(facts: ModuleFacts, site: CallSite) -> bool:
     return bool(site.node.args or site.node.keywords)
 
 
-def in_source_order(sites: Iterable[CallSite]) -> list[CallSite]:
-    return sorted(sites, key=lambda c: (c.node.lineno, c.node.col_offset))
-
-
 def _save_sites(facts: ModuleFacts, *, self_logging_too: bool = False) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
     for site, saved, path, self_logging in _checkpoint_saves(facts):
         if self_logging and not self_logging_too:
@@ -790,7 +808,7 @@ def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | Non
     if idx.checkpoint_saves is not None:
         return idx.checkpoint_saves
     found = idx.checkpoint_saves = []
-    for site in in_source_order(facts.calls_in("save")):
+    for site in facts.calls_in("save"):  # in source order
         if facts.local_target(site) is not None or local_method(facts, site) is not None:
             continue  # the project's own save helper: judged by the save inside it
         if is_project_helper(facts, site):
@@ -988,7 +1006,9 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
     idx = index_of(facts)
     for site, saved, path in _save_sites(facts):
         result = _assigned_target(site)
-        if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
+        # Both are pure; the caller test goes first because it is nearly free at module
+        # level and for literal paths, and a wrapper's path rarely is a literal.
+        if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
         if site.method == "save_pretrained" and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
@@ -1291,21 +1311,22 @@ def _literal_hub_id(path: ast.expr | None) -> bool:
     return isinstance(path, ast.Constant) and isinstance(path.value, str)
 
 
-@rule("DLL210")
-def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not facts.calls_in("load") or not is_dl_module(facts):
-        return
-    # A command-line prediction or conversion tool (parse args, load, predict, print): the
-    # user named the model on the command line and no number produced here is compared later.
-    prediction_cli = (
+def _prediction_cli(facts: ModuleFacts) -> bool:
+    """A command-line prediction or conversion tool (parse args, load, predict, print): the
+    user named the model on the command line and no number produced here is compared later."""
+    return (
         not is_training_module(facts)
         and not facts.calls_in("metric_call")
         and any(c.method in ("parse_args", "parse_known_args") for c in facts.calls)
     )
+
+
+@rule("DLL210")
+def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
+    if not facts.calls_in("load") or not is_dl_module(facts):
+        return
     idx = index_of(facts)
-    self_logging = facts.vocabulary.matcher("self_logging_save_load")
-    exclusions = facts.vocabulary.matcher("load_exclusions")
-    sites = in_source_order(facts.calls_in("load"))
+    sites = facts.calls_in("load")  # in source order
     # File loads nested in load_state_dict(...) are reported once, at the outer call.
     nested_in_consumer: set[int] = set()
     for site in sites:
@@ -1322,7 +1343,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue  # the project's own load helper: judged by the load inside it
         if is_project_helper(facts, site):
             continue
-        if self_logging.match(site.name) or exclusions.match(site.name) or _site_is_test(facts, site):
+        if idx.matches("self_logging_save_load", site.name) or idx.matches("load_exclusions", site.name) or _site_is_test(facts, site):
             continue
         method = site.method or ""
         anchor_stmt = site.stmt
@@ -1358,9 +1379,9 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                     load_result = _assigned_target(consumer)
             if target is None and method == "from_pretrained":
                 target = result
-        if is_literal_path(facts, site, path) or from_unseen_caller(facts, site, path):
+        if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
-        if prediction_cli and path is not None and any(CONFIG_OBJECT.match(n) for n in _names_in(path)):
+        if path is not None and any(CONFIG_OBJECT.match(n) for n in _names_in(path)) and _prediction_cli(facts):
             continue
         if path is not None and facts.segment(path) in idx.saved_paths:
             continue  # reloading the checkpoint this file wrote (the best epoch, for testing)

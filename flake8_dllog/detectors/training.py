@@ -241,7 +241,9 @@ class _Memos:
         self.logging_nodes = frozenset(c.node for c in facts.logging_calls)
         # A plain name `f` called as `f(...)` resolves to aliases.get(f, f): a call whose
         # name is neutral can still be `cb(...)` for `from m import run as cb`.
-        self.callback_aliases = frozenset(t for v, t in facts.aliases.items() if _callback_named(v))
+        self.callback_aliases = frozenset(
+            t for v, t in facts.aliases.items() if _may_be_callback_named(v.lower()) and _callback_named(v)
+        )
         self.calls_in_span: dict[tuple[ast.AST, Scope], list[CallSite]] = {}
         self.value_flows: dict[Scope, list[tuple[frozenset[str], frozenset[str]]]] = {}
         self.scope_logs_its_loss: dict[Scope, bool] = {}
@@ -311,6 +313,11 @@ def _opaque_reporter_name(name: str, called_variable: str | None) -> bool:
 
 def _callback_named(variable: str) -> bool:
     return any(w in ("callback", "callbacks", "hook", "hooks", "cb") for w in name_words(variable))
+
+
+def _may_be_callback_named(lowered: str) -> bool:
+    """A cheap necessary condition for _callback_named(): its words are lowered pieces."""
+    return "cb" in lowered or "hook" in lowered or "callback" in lowered
 
 
 # What a call's resolved name alone says about _is_opaque_reporter(call), for the scan of
@@ -942,6 +949,8 @@ def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, 
     if _text_lacks(facts, DISABLED_LOGGING_KWARGS):
         return  # no call can pass one of the keywords
     for site in facts.calls:
+        if not site.node.keywords:
+            continue  # _disabled_logging() needs a keyword: skip the name tests
         name = site.name or ""
         last = name.rsplit(".", 1)[-1]
         if last in ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "fit", "fit_generator", "SFTConfig") or name.endswith(".pl.Trainer"):
