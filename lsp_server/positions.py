@@ -71,6 +71,22 @@ class Codec:
             units += _units(ch, self.encoding)
         return line0, len(text)
 
+    def position_json(self, line0: int, column: int) -> dict:
+        """:meth:`to_client` as the JSON object (the diagnostics hot path)."""
+        lines = self.lines
+        if 0 <= line0 < len(lines):
+            text = lines[line0]
+            if column <= 0:
+                return {"line": line0, "character": 0}
+            if column > len(text):
+                column = len(text)
+            return {"line": line0, "character": column if text.isascii() else _units(text[:column], self.encoding)}
+        position = self.to_client(line0, column)
+        return {"line": position.line, "character": position.character}
+
+    def range_json(self, line0: int, col: int, end_line0: int, end_col: int) -> dict:
+        return {"start": self.position_json(line0, col), "end": self.position_json(end_line0, end_col)}
+
     def range_to_client(self, line0: int, col: int, end_line0: int, end_col: int) -> types.Range:
         return types.Range(start=self.to_client(line0, col), end=self.to_client(end_line0, end_col))
 

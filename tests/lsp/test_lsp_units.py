@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
+from flake8_dllog.catalog import load_catalog
 from flake8_dllog.config import Config
 from lsp_server.actions import kind_allowed, noqa_edit, whole_text_edit
 from lsp_server.positions import Codec, split_lines
@@ -102,3 +103,51 @@ def test_kind_allowed_follows_lsp_hierarchy():
     assert kind_allowed("quickfix", ["quickfix"])
     assert not kind_allowed("quickfix", ["source.fixAll", "refactor"])
     assert not kind_allowed("source.fixAllX", ["source.fixAll"])
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_codec_json_positions_match_lsprotocol_positions(encoding):
+    text = 'x = "😋é 中文"\r\n\ty = 1\rlast'
+    codec = Codec(text, encoding)
+    for line0 in range(-1, 5):
+        for column in range(-1, 16):
+            want = codec.to_client(line0, column)
+            assert codec.position_json(line0, column) == {"line": want.line, "character": want.character}
+
+
+def test_diagnostics_json_is_what_lsprotocol_would_send():
+    """The publish hot path builds the JSON itself; it must be exactly what the typed
+    lsprotocol objects serialise to (non-ASCII columns, optional fields left out)."""
+    from flake8_dllog.engine import check_source
+    from lsp_server.server import DllogLanguageServer
+
+    text = (
+        '"""Training 🚀 — 训练脚本."""\nimport torch\n\n\ndef train(model, loader, opt):\n'
+        '    for x, y in loader:\n        loss = model(x, y)  # 损失\n        loss.backward()\n'
+        '        opt.step()\n    torch.save(model.state_dict(), "ckpt_😋.pt" + str(1))\n'
+    )
+    findings = check_source(text, "train.py", Config()).findings
+    assert findings and any(not line.isascii() for line in text.splitlines())
+    server = DllogLanguageServer()
+    built = server.diagnostics_json(findings, text, 7)
+    codec, rules = Codec(text), load_catalog().rules
+    typed = [
+        types.Diagnostic(
+            range=codec.range_to_client(f.line - 1, f.column, f.end_line - 1, f.end_column),
+            message=f.message,
+            severity=types.DiagnosticSeverity.Warning,
+            code=f.code,
+            code_description=types.CodeDescription(href=rules[f.code].docs_url),
+            source="dllog",
+            data={"version": 7, "fixable": f.fixable, "finding": {
+                "code": f.code, "message": f.message, "line": f.line, "column": f.column,
+                "end_line": f.end_line, "end_column": f.end_column, "severity": f.severity,
+                "fixable": f.fixable, "context": f.context,
+            }},
+        )
+        for f in findings
+    ]
+    unstructure = server.protocol._converter.unstructure
+    assert built == [unstructure(d) for d in typed]
+    assert server.to_diagnostics(findings, text, 7) == typed
+    assert all(d["codeDescription"]["href"] and d["source"] == "dllog" for d in built)
