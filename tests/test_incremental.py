@@ -157,3 +157,69 @@ def test_check_source_with_an_incremental_parser_finds_the_same():
             got = check_source(version, str(path), parse=parser.parse)
             want = check_source(version, str(path))
             assert got.findings == want.findings
+
+
+# Every kind of node that carries a line number (aliases, arguments, keywords, handlers,
+# match patterns, f-string parts, comprehensions, decorators), after the edit point.
+ODD_SYNTAX = '''import os, sys as system
+from a.b import (c as d,
+    e)
+
+
+def first():
+    return 1
+
+
+@decorator(arg=1)
+@other
+def f(a, /, b: int = 2, *args, c=lambda q, *r, **s: q, **kw) -> "T":
+    global thing
+    try:
+        match a:
+            case [1, 2, *rest]:
+                return rest
+            case {"k": v, **others}:
+                return v
+            case Point(x=0, y=yy) | None:
+                return yy
+            case str() as s if s:
+                return f"{s!r:>{b}} {a=} 模型 🚀"
+            case _:
+                pass
+    except (ValueError, TypeError) as exc:
+        raise RuntimeError("x") from exc
+    finally:
+        with open("p") as fh, open("q") as gh:
+            print(fh, gh, *args, **kw)
+
+    async def g():
+        async with h() as i:
+            async for j in i:
+                await j
+        return [k async for k in i]
+    return {m: n for m, n in kw.items()}, {o for o in b}, (p for p in a)
+
+
+class C(Base, metaclass=Meta):
+    x: int = 1
+
+    def method(self):
+        value = (yield)
+        del self.x[1:2, ::3]
+        assert value, "msg"
+        return not -~+1 if self else (a := 3)
+'''
+
+
+@pytest.mark.parametrize("line, new, remove", [(7, ["    x = 2", "    y = 3"], 0), (8, [], 2), (8, ["", "", "", ""], 0)])
+def test_statements_after_an_edit_that_moves_lines_are_kept_and_moved(line, new, remove):
+    parser = IncrementalParser(parse_source)
+    parser.parse(ODD_SYNTAX, "x.py")
+    text = edit(ODD_SYNTAX, line, new, remove)  # in or after first(): everything after it moves
+    assert incremental(parser, text) == full(text)
+    # the imports, first() and the next statement are parsed again; C is kept
+    assert parser.reused_last >= 1
+    assert incremental(parser, ODD_SYNTAX) == full(ODD_SYNTAX)
+    for i in range(5):  # repeated moves accumulate on the same nodes
+        text = edit(text, 7, ["    z = 0"], 0)
+        assert incremental(parser, text) == full(text)
