@@ -234,7 +234,7 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
     if isinstance(fn, FUNC_TYPES):
         params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
         if heads & params:
-            out.extend(c.scope for c in idx.callers.get(site.scope.qualname, ()))
+            out.extend(c.scope for c in idx.callers(site.scope))
     return out
 
 

@@ -139,10 +139,9 @@ class _Index:
         self._argument_texts: dict[int, list[str]] = {}
         self.checkpoint_saves: list[tuple[CallSite, ast.expr | None, ast.expr | None, bool]] | None = None
 
-    @cached_property
-    def callers(self) -> dict[str, list[CallSite]]:
-        facts = self.facts
-        return {scope.qualname: facts.callers_of(scope) for scope in facts.scopes if facts.callers_of(scope)}
+    def callers(self, scope: Scope) -> list[CallSite]:
+        """Same-module calls of ``scope`` (``facts.callers_of``: a lookup, no index to build)."""
+        return self.facts.callers_of(scope)
 
     def evidence(self, scope: Scope) -> list[CallSite]:
         """Evidence calls in ``scope``: logging, or a call into a same-module function that logs."""
@@ -469,7 +468,7 @@ def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -
     if scope.is_module or depth <= 0:
         return False
     idx = index_of(facts)
-    for call in idx.callers.get(scope.qualname, ()):
+    for call in idx.callers(scope):
         if call.scope is scope:
             continue
         if logged_nearby(facts, call.info, window):
@@ -553,7 +552,7 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
     if whole_patterns:
         # The whole config is typically printed once, where it is parsed: the module's
         # main guard or the caller that hands it down.
-        scopes += [c.scope for c in idx.callers.get(scope.qualname, ())] + [facts.module]
+        scopes += [c.scope for c in idx.callers(scope)] + [facts.module]
     for i, sc in enumerate(scopes):
         for site in idx.recorders(sc):
             for text in idx.argument_texts(site):
@@ -880,7 +879,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
 def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
     """What each same-module caller passes for ``param`` (its default when omitted)."""
     fn = scope.node
-    callers = index_of(facts).callers.get(scope.qualname)
+    callers = index_of(facts).callers(scope)
     if not callers or not isinstance(fn, FUNC_TYPES):
         return []
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
@@ -919,13 +918,24 @@ ENTRY_DECORATOR = re.compile(r"(^|\.)(main|command|group|callback|cli|entrypoint
 def _resolved_names(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, before_line: int, depth: int = 3) -> set[str]:
     """Names an expression depends on, following local assignments a few levels back."""
     idx = index_of(facts)
-    names = set(idx.names_and_attributes(expr)[0]) if expr is not None else set()
-    frontier = set(names)
+    if expr is None:
+        names: set[str] = set()
+    elif expr.__class__ is ast.Name:
+        names = {expr.id}  # the common case: a path or device held in a variable
+    else:
+        names = set(idx.names_and_attributes(expr)[0])
     assignments = idx.assignments(scope)
+    frontier: Iterable[str] = names  # `names` only grows after each round's loop
     for _ in range(depth):
         grown: set[str] = set()
         for name in frontier:
-            bound = idx.binding(scope, name, before_line) if name in assignments else None
+            binds = assignments.get(name)
+            if not binds:
+                continue
+            bound = None  # idx.binding(), inlined: the last value bound before the line
+            for stmt, value in binds:
+                if stmt.lineno <= before_line:
+                    bound = value
             if bound is not None:
                 grown |= idx.names_and_attributes(bound)[0] - names
         if not grown:
@@ -942,7 +952,7 @@ def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None
     the value live elsewhere and are the place to log it."""
     if expr is None or not _called_here(facts, site.scope):
         return False
-    return _unseen(facts, site.scope, _resolved_names(facts, site.scope, expr, site.node.lineno), expr, depth=3)
+    return _unseen_here(facts, site.scope, _resolved_names(facts, site.scope, expr, site.node.lineno), expr, depth=3)
 
 
 def _called_here(facts: ModuleFacts, scope: Scope) -> bool:
@@ -956,9 +966,14 @@ def _called_here(facts: ModuleFacts, scope: Scope) -> bool:
 
 
 def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | None, depth: int) -> bool:
-    fn = scope.node
     if depth <= 0 or not _called_here(facts, scope):
         return False
+    return _unseen_here(facts, scope, names, expr, depth)
+
+
+def _unseen_here(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | None, depth: int) -> bool:
+    """_unseen() of a scope already known to be _called_here(), with ``depth`` > 0."""
+    fn = scope.node
     idx = index_of(facts)
     used = names & idx.parameters(scope)
     used.discard("self")
@@ -978,7 +993,7 @@ def _unseen(facts: ModuleFacts, scope: Scope, names: set[str], expr: ast.AST | N
                 return False
         return True
     # `self.ckpt_dir` in a small method nobody here calls: configured by its (unseen) creator.
-    if expr is None or idx.callers.get(scope.qualname) or scope.class_name is None:
+    if expr is None or idx.callers(scope) or scope.class_name is None:
         return False
     small = is_wrapper_name(scope.name) or idx.stmt_count(scope) <= WRAPPER_MAX_STATEMENTS
     uses_self = any(
