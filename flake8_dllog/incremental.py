@@ -101,43 +101,114 @@ class IncrementalParser:
     def _reparse(self, lines: list[str], path: str) -> ast.Module | None:
         old = self._lines
         assert old is not None
-        prefix = _common_prefix(old, lines)
-        if prefix == len(old) == len(lines):
-            self.reused_last = len(self._body)
-            return ast.Module(body=list(self._body), type_ignores=[])
-        suffix = _common_suffix(old, lines, min(len(old), len(lines)) - prefix)
-        first_changed = prefix + 1  # 1-based, old and new
-        last_changed_old = len(old) - suffix  # may be < first_changed (pure insertion)
-        delta = len(lines) - len(old)
         body, starts = self._body, self._starts
-        # Kept before: statements ending before the statement that precedes the edit.
-        before = 0
-        while before < len(body) and (body[before].end_lineno or 0) < first_changed:
-            before += 1
-        before = max(0, before - 1)  # the statement right before the edit is re-parsed too
-        # Kept after: statements starting after the statement that follows the edit.
-        after = before
-        while after < len(body) and starts[after] <= max(last_changed_old, first_changed):
-            after += 1
-        after = min(len(body), after + 1)  # the statement right after the edit too
-        region_start = starts[before] if before < len(body) else (body[-1].end_lineno + 1 if body else 1)
-        if before == 0:
-            region_start = 1
-        region_end_old = (body[after - 1].end_lineno or len(old)) if after < len(body) else len(old)
-        region_end_new = region_end_old + delta if after < len(body) else len(lines)
-        if region_end_new < region_start - 1:
-            return None
-        # Lines before the region must not continue into it.
-        if region_start > 1 and lines[region_start - 2].rstrip("\r").endswith("\\"):
-            return None
-        chunk = "\n" * (region_start - 1) + "\n".join(lines[region_start - 1 : region_end_new])
-        region = ast.parse(chunk, filename=path)
-        kept_after = body[after:]
-        if delta and kept_after:
-            # Only now that the region parsed: the old tree is not used again after this.
-            shift_lines(kept_after, delta)
-        self.reused_last = before + len(kept_after)
-        return ast.Module(body=body[:before] + region.body + kept_after, type_ignores=[])
+        hunks = _changed_hunks(old, lines)
+        if not hunks:
+            self.reused_last = len(body)
+            return ast.Module(body=list(body), type_ignores=[])
+        # Per hunk, the top-level statements [b, a) to parse again: the ones it touches plus
+        # the statement before and after it. Ranges that meet are merged.
+        ranges: list[list[int]] = []  # [b, a, line delta of the hunks in the range]
+        b = 0
+        for old_start, old_end, new_start, new_end in hunks:
+            first_changed = old_start + 1  # 1-based
+            last_changed = max(old_end, first_changed)  # old_end < first_changed: a pure insertion
+            while b < len(body) and (body[b].end_lineno or 0) < first_changed:
+                b += 1
+            first = max(0, b - 1)  # the statement right before the edit is re-parsed too
+            a = first
+            while a < len(body) and starts[a] <= last_changed:
+                a += 1
+            a = min(len(body), a + 1)  # the statement right after the edit too
+            delta = (new_end - new_start) - (old_end - old_start)
+            if ranges and first <= ranges[-1][1]:
+                ranges[-1][1] = max(ranges[-1][1], a)
+                ranges[-1][2] += delta
+            else:
+                ranges.append([first, a, delta])
+        new_body: list[ast.stmt] = []
+        moves: list[tuple[list[ast.stmt], int]] = []  # kept statements whose lines moved
+        shift = 0  # lines added minus removed above the current position
+        kept = 0
+        done = 0  # old statements handled so far
+        for first, a, delta in ranges:
+            block = body[done:first]
+            new_body += block
+            kept += len(block)
+            if shift and block:
+                moves.append((block, shift))
+            start_new = (1 if first == 0 else starts[first]) + shift
+            end_new = (body[a - 1].end_lineno or len(old)) + shift + delta if a < len(body) else len(lines)
+            if end_new < start_new - 1:
+                return None
+            # Lines before the region must not continue into it.
+            if start_new > 1 and lines[start_new - 2].rstrip("\r").endswith("\\"):
+                return None
+            chunk = "\n" * (start_new - 1) + "\n".join(lines[start_new - 1 : end_new])
+            new_body += ast.parse(chunk, filename=path).body
+            shift += delta
+            done = a
+        tail = body[done:]
+        new_body += tail
+        kept += len(tail)
+        if shift and tail:
+            moves.append((tail, shift))
+        # Only now that every region parsed: the old tree is not used again after this.
+        for stmts, delta in moves:
+            shift_lines(stmts, delta)
+        self.reused_last = kept
+        return ast.Module(body=new_body, type_ignores=[])
+
+
+# A run of this many equal lines after a change ends that change (see _changed_hunks).
+_SYNC_RUN = 8
+_SYNC_WINDOW = 32
+_MAX_HUNKS = 4
+
+
+def _changed_hunks(old: list[str], new: list[str]) -> list[tuple[int, int, int, int]]:
+    """The line ranges that differ, as (old_start, old_end, new_start, new_end), 0-based and
+    half-open, in order. One hunk for the usual edit; a second change further down (undo at
+    one place and typing at another, a rename on two lines) gets its own hunk when the two
+    are separated by a run of equal lines, so the lines between them need not be parsed."""
+    prefix = _common_prefix(old, new)
+    if prefix == len(old) == len(new):
+        return []
+    suffix = _common_suffix(old, new, min(len(old), len(new)) - prefix)
+    old_end, new_end = len(old) - suffix, len(new) - suffix
+    hunks = []
+    o = n = prefix
+    while len(hunks) < _MAX_HUNKS - 1:
+        sync = _resync(old, new, o, old_end, n, new_end)
+        if sync is None:
+            break
+        i, j = sync
+        hunks.append((o, i, n, j))
+        o, n = i, j
+        while o < old_end and n < new_end and old[o] == new[n]:
+            o += 1
+            n += 1
+    if o < old_end or n < new_end:
+        hunks.append((o, old_end, n, new_end))
+    return hunks
+
+
+def _resync(old: list[str], new: list[str], o: int, old_end: int, n: int, new_end: int) -> tuple[int, int] | None:
+    """The nearest (i, j) past a change at (o, n) where _SYNC_RUN lines are equal again."""
+    run = _SYNC_RUN
+    best: tuple[int, int] | None = None
+    best_cost = 2 * _SYNC_WINDOW
+    for i in range(o, min(o + _SYNC_WINDOW, old_end - run + 1)):
+        if i - o >= best_cost:
+            break
+        line = old[i]
+        for j in range(n, min(n + _SYNC_WINDOW, new_end - run + 1)):
+            if (i - o) + (j - n) >= best_cost:
+                break
+            if new[j] == line and (i, j) != (o, n) and old[i : i + run] == new[j : j + run]:
+                best, best_cost = (i, j), (i - o) + (j - n)
+                break
+    return best
 
 
 # Fields that never hold a node (names, operators, contexts, flags): not walked by shift_lines.

@@ -223,3 +223,27 @@ def test_statements_after_an_edit_that_moves_lines_are_kept_and_moved(line, new,
     for i in range(5):  # repeated moves accumulate on the same nodes
         text = edit(text, 7, ["    z = 0"], 0)
         assert incremental(parser, text) == full(text)
+
+
+def test_changes_at_several_places_parse_only_around_each():
+    """Undo at one place and typing at another arrive as one change: each is its own hunk,
+    the statements between them are kept (and moved when lines were added above them)."""
+    text = "\n".join(ODD_SYNTAX.split("\n") + [f"def helper_{i}():\n    return {i}\n" for i in range(40)])
+    parser = IncrementalParser(parse_source)
+    parser.parse(text, "x.py")
+    lines = text.split("\n")
+    middle = lines.index("def helper_10():")
+    edited = lines[:7] + ["    x = 1", "    y = 2"] + lines[7:middle + 1] + ["    z = 3"] + lines[middle + 1:] + ["# end"]
+    new_text = "\n".join(edited)
+    assert incremental(parser, new_text) == full(new_text)
+    total = len(ast.parse(new_text).body)
+    assert parser.reused_last >= total - 8  # three small regions parsed, the rest kept
+    # many scattered changes (more than the hunk limit) still give the full parse
+    scattered = new_text.split("\n")
+    for k in range(60, len(scattered) - 5, 9):
+        if scattered[k].startswith("    return"):
+            scattered[k] += "  # 改"
+            scattered.insert(k, "    pass")
+    scattered_text = "\n".join(scattered)
+    assert incremental(parser, scattered_text) == full(scattered_text)
+    assert incremental(parser, text) == full(text)
