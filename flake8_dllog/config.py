@@ -316,20 +316,28 @@ def find_config_file(start: Path) -> Path | None:
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         start = Path(os.path.abspath(start))
     directory = start if start.is_dir() else start.parent
+    # Every file of a directory has the same answer; a run over a big tree asked it once per
+    # file, walking up with two stats per level. clear_caches() forgets it.
+    key = str(directory)
+    try:
+        return _found_in[key]
+    except KeyError:
+        pass
+    found = None
     for d in (directory, *directory.parents):
         candidate = d / ".dllog.yaml"
         if candidate.is_file():
-            return candidate
+            found = candidate
+            break
         pyproject = d / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                if _read_pyproject(pyproject) is not None:
-                    return pyproject
-            except ConfigError:
-                raise
-    return None
+        if pyproject.is_file() and _read_pyproject(pyproject) is not None:  # ConfigError propagates, uncached
+            found = pyproject
+            break
+    _found_in[key] = found
+    return found
 
 
+_found_in: dict[str, Path | None] = {}  # directory -> the config file that governs it
 _cache: dict[tuple[str, float], Config] = {}
 
 
@@ -337,6 +345,7 @@ def clear_caches() -> None:
     """Forget every configuration read so far (the files changed)."""
     _cache.clear()
     _pyproject_cache.clear()
+    _found_in.clear()
 
 
 def config_for_path(path: str | os.PathLike | None) -> Config:
