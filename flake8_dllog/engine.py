@@ -35,6 +35,11 @@ NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]
 FILE_NOQA_RE = re.compile(r"^[ \t\f]*# (?:flake8|dllog)[:=]\s*noqa", re.I | re.M)
 CODE_SPLIT_RE = re.compile(r"[,\s]+")
 
+# Python's tokenizer (and so every ast position) ends lines at \r\n, \r and \n only;
+# str.splitlines() also breaks at these, which would shift every line after one of them.
+_NOT_LINE_BREAKS = ("\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+
 
 @dataclass
 class CheckResult:
@@ -72,6 +77,24 @@ def decode_source(data: bytes) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
+
+
+def split_source_lines(text: str) -> list[str]:
+    """The source's lines as ``ast`` numbers them, without their line endings.
+
+    Like ``text.splitlines()`` (no empty last line after a final newline) but breaking only
+    at ``\\r\\n``, ``\\r``, ``\\n``: a form feed or U+2028 does not end a line. The C-speed
+    ``splitlines()`` is used whenever none of the characters it alone breaks at occurs.
+    """
+    for ch in _NOT_LINE_BREAKS:
+        if ch in text:
+            break
+    else:
+        return text.splitlines()
+    lines = _LINE_BREAK_RE.split(text)
+    if not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def parse_source(text: str, path: str = "<unknown>") -> ast.Module:
@@ -137,7 +160,7 @@ def check_source(
         return result
     if noqa and may_say_noqa(text) and FILE_NOQA_RE.search(text):
         return result
-    lines = text.splitlines()
+    lines = split_source_lines(text)
     result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes)
     return result
 

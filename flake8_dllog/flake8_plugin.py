@@ -16,6 +16,9 @@ class DllogChecker:
     def __init__(self, tree: ast.Module, filename: str = "(none)", lines: list[str] | None = None):
         self.tree = tree
         self.filename = filename
+        # flake8 reads files with universal newlines: its lines end only where the tokenizer
+        # ends them (not at a form feed or U+2028, unlike str.splitlines()), as the engine's
+        # split_source_lines does for `dllog check`, so both faces read the same line numbers.
         self.lines = [line.rstrip("\r\n") for line in (lines or [])]
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:

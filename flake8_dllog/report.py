@@ -33,7 +33,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from . import __version__
 from .catalog import load_catalog
 from .config import Config, ConfigError
-from .engine import SourceError, check_source, parse_source
+from .engine import SourceError, check_source, parse_source, split_source_lines
 from .facts import CallSite, ModuleFacts, Scope
 
 STUDY_DENSITY = 194  # source lines per logging statement in DL projects (SPEC.md)
@@ -156,7 +156,7 @@ def classify_logging_call(name: str | None, category: str, facts_imports: frozen
 def source_lines(text: str) -> int:
     """Source lines: non-blank lines that are not comment-only (docstrings count)."""
     n = 0
-    for line in text.splitlines():
+    for line in split_source_lines(text):
         s = line.strip()
         if s and not s.startswith("#"):
             n += 1
@@ -332,7 +332,7 @@ def analyze_file(path: str, config: Config) -> dict[str, Any]:
     except SourceError as exc:  # pragma: no cover - check_source already parsed it
         out["error"] = str(exc)
         return out
-    facts = ModuleFacts(tree, text.splitlines(), config.vocabulary, print_is_logging=config.print_is_logging)
+    facts = ModuleFacts(tree, split_source_lines(text), config.vocabulary, print_is_logging=config.print_is_logging)
 
     imports = frozenset(m.split(".")[0] for m in facts.imported_modules)
     libs: Counter = Counter()
