@@ -436,8 +436,6 @@ class ModuleFacts:
         self._category_cache = {}
         self.__dict__.pop("logging_calls", None)
         self.__dict__.pop("_logging_ids", None)
-        self.__dict__.pop("_calls_by_last", None)
-        self.__dict__.pop("_calls_by_head", None)
         self.__dict__.pop("text", None)
         # Detectors keep per-module indexes on the facts (``facts._dllog_*``) and those
         # indexes point back at the facts: drop them all, or every checked file stays
@@ -487,41 +485,50 @@ class ModuleFacts:
             matcher = self.vocabulary.matcher(category)
             cached = []
             if matcher:
-                # Test only the calls whose last name segment can match: a file has a few
-                # hundred distinct method names but thousands of calls.
-                seen: set[int] = set()
-                for last, sites in self._calls_by_last.items():
+                # Test only the names whose last segment can match, each name once: a file
+                # has a few hundred distinct call names but thousands of calls.
+                by_name = self._calls_by_name
+                matched: set[str] = set()
+                for last, names in self._names_by_last.items():
                     if matcher.may_match_last(last):
-                        for s in sites:
-                            if matcher.match(s.name):
-                                cached.append(s)
-                                seen.add(id(s))
-                by_head = self._calls_by_head
+                        for name in names:
+                            if matcher.match(name):
+                                matched.add(name)
+                                cached.extend(by_name[name])
                 for head in matcher.heads:
-                    for s in by_head.get(head, ()):
-                        if id(s) not in seen and matcher.match(s.name):
-                            cached.append(s)
-                            seen.add(id(s))
+                    for name in self._names_by_head.get(head, ()):
+                        if name not in matched and matcher.match(name):
+                            matched.add(name)
+                            cached.extend(by_name[name])
                 cached.sort(key=_call_order)
             self._category_cache[category] = cached
         return cached
 
     @cached_property
-    def _calls_by_head(self) -> dict[str, list[CallSite]]:
+    def _calls_by_name(self) -> dict[str, list[CallSite]]:
         index: dict[str, list[CallSite]] = {}
         for site in self.calls:
             name = site.name
             if name:
-                index.setdefault(name.split(".", 1)[0].lower(), []).append(site)
+                bucket = index.get(name)
+                if bucket is None:
+                    index[name] = [site]
+                else:
+                    bucket.append(site)
         return index
 
     @cached_property
-    def _calls_by_last(self) -> dict[str, list[CallSite]]:
-        index: dict[str, list[CallSite]] = {}
-        for site in self.calls:
-            name = site.name
-            if name:
-                index.setdefault(name.rsplit(".", 1)[-1].lower(), []).append(site)
+    def _names_by_head(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for name in self._calls_by_name:
+            index.setdefault(name.split(".", 1)[0].lower(), []).append(name)
+        return index
+
+    @cached_property
+    def _names_by_last(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for name in self._calls_by_name:
+            index.setdefault(name.rsplit(".", 1)[-1].lower(), []).append(name)
         return index
 
     def is_category(self, site: CallSite, category: str) -> bool:
