@@ -188,7 +188,6 @@ def test_report_analysis_ignores_odd_characters(tmp_path):
 
 # -- dllog fix ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="flake8_dllog/fixes/__init__.py _findings() still builds its lines with str.splitlines()")
 def test_fix_source_ignores_odd_characters():
     from flake8_dllog.fixes import fix_source
 

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..config import BACKENDS, Config
-from ..engine import FILE_NOQA_RE, SourceError, check_tree, parse_source
+from ..engine import FILE_NOQA_RE, SourceError, check_tree, parse_source, split_source_lines
 from ..findings import Finding
 from . import emit
 from .analysis import FileInfo, StmtRef
@@ -235,7 +235,7 @@ def fixes_for_finding(source: str, finding: Finding, config: Config, backend: st
 def _findings(text: str, tree: ast.Module, path: str, config: Config, codes) -> list[Finding]:
     if FILE_NOQA_RE.search(text):
         return []
-    return check_tree(tree, text.splitlines(), path, config, noqa=True, codes=codes)
+    return check_tree(tree, split_source_lines(text), path, config, noqa=True, codes=codes)
 
 
 def fix_source(
