@@ -177,7 +177,9 @@ async function waitFor(predicate, timeoutMs, what, page) {
     return waitFor(() => {
       const text = fs.readFileSync(file, "utf8");
       return predicate(text) ? text : null;
-    }, 20000, what, page);
+      // Fix All runs several analyse-and-fix passes in the server's worker: 20 s was
+      // exceeded once on a loaded 2-core CI machine, so allow a minute.
+    }, 60000, what, page);
   }
   // Settings editor: search the setting, "Add Item", type the code, Enter.
   async function setIgnoreInSettingsUI(code) {
