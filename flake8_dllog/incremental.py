@@ -5,7 +5,8 @@ module's top-level statements that lie wholly before the edit keep their ``ast``
 statements around the edit are parsed again on their own (padded with blank lines so that
 line numbers come out right); the statements after the edit are kept too, and when the edit
 added or removed lines their line numbers are moved by that many (a walk over their nodes,
-about a third of what parsing them again costs).
+about a third of what parsing them again costs). A change that arrives at several places at
+once (undo here, typing there) is split into hunks at runs of equal lines, each handled so.
 
 Why a part parsed alone is the same as the part parsed in the whole file: the kept prefix
 ends with a complete top-level statement, so the tokenizer enters the region at column 0
