@@ -21,7 +21,7 @@ from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .saving import (
     GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, memoised,
-    site_report,
+    mention_pattern, site_report, whole_mention_pattern,
 )
 
 MODEL_NAME = re.compile(
@@ -196,8 +196,8 @@ def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tup
     if not evidence:
         return False
     # (word, pattern): the word is a cheap substring test before the pattern's search.
-    patterns = [(k, re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])")) for k in keys]
-    patterns += [(w, re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])")) for w in wholes]
+    patterns = [(k, mention_pattern(k)) for k in keys]
+    patterns += [(w, whole_mention_pattern(w)) for w in wholes]
     for site in evidence:
         texts = idx.argument_texts(site)
         if is_log_call(facts, site):

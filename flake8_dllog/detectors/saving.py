@@ -317,7 +317,7 @@ class _Index:
     def seed_holders(self) -> set[str]:
         """`X.seed` read anywhere in the file, by X: how a config carries the run's seed."""
         text = self.facts.text
-        return set(re.findall(r"\b(\w+)\.seed\b", text)) if ".seed" in text else set()
+        return _seed_holders(text) if ".seed" in text else set()
 
     @cached_property
     def binders(self) -> dict[str, list[Scope]]:
@@ -381,6 +381,31 @@ class _Index:
 
     def bindings(self, scope: Scope, name: str) -> list[tuple[ast.stmt, ast.expr]]:
         return self.assignments(scope).get(name, [])
+
+
+_DOT_SEED = re.compile(r"\.seed\b")
+
+
+def _seed_holders(text: str) -> set[str]:
+    r"""``set(re.findall(r"\b(\w+)\.seed\b", text))``, found from the ``.seed`` literal
+    backwards: that pattern has no literal prefix, so the regex tries (and backtracks
+    over) a word at every position of the file. The word before each ``.seed`` is the
+    maximal run of word characters (``\w``: alphanumeric or ``_``) before the dot, and it
+    cannot reach back into the previous match (findall's matches do not overlap)."""
+    found: set[str] = set()
+    previous_end = 0
+    for m in _DOT_SEED.finditer(text):
+        dot = start = m.start()
+        while start > previous_end:
+            ch = text[start - 1]
+            if not (ch.isalnum() or ch == "_"):
+                break
+            start -= 1
+        if start == dot:
+            continue  # no word before the dot (or only the previous match's)
+        found.add(text[start:dot])
+        previous_end = m.end()
+    return found
 
 
 def _unpack(target: ast.AST, value: ast.expr | None) -> Iterator[tuple[str, ast.expr | None]]:
@@ -540,14 +565,37 @@ def _maximal_chains(expr: ast.AST) -> Iterator[ast.AST]:
         stack.extend(child_nodes(node))
 
 
+def _bounded_pattern_cache(build: Callable[[str], str]) -> Callable[[str], re.Pattern[str]]:
+    """``re.compile(build(word))``, remembered per word: the same paths and names come back
+    at every site and in every file, and ``re.compile`` (even from re's own cache) costs
+    more than the search."""
+    cache: dict[str, re.Pattern[str]] = {}
+
+    def compiled(word: str) -> re.Pattern[str]:
+        pattern = cache.get(word)
+        if pattern is None:
+            if len(cache) > 4096:  # a language server sees many files: stay bounded
+                cache.clear()
+            pattern = cache[word] = re.compile(build(word))
+        return pattern
+
+    return compiled
+
+
+# A log that names this text (not as the tail of a longer name or attribute chain).
+mention_pattern = _bounded_pattern_cache(lambda key: r"(?<![\w.])" + re.escape(key) + r"(?![\w])")
+# A log that prints this whole object (not one of its attributes or items).
+whole_mention_pattern = _bounded_pattern_cache(lambda whole: r"(?<![\w.])" + re.escape(whole) + r"(?![\w.\[])")
+
+
 def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
     keys, wholes = keys_and_wholes
     if not keys and not wholes:
         return False
     idx = index_of(facts)
     # (word, pattern): the word is a cheap substring test before the pattern's search.
-    patterns = [(k, re.compile(r"(?<![\w.])" + re.escape(k) + r"(?![\w])")) for k in keys]
-    whole_patterns = [(w, re.compile(r"(?<![\w.])" + re.escape(w) + r"(?![\w.\[])")) for w in wholes]
+    patterns = [(k, mention_pattern(k)) for k in keys]
+    whole_patterns = [(w, whole_mention_pattern(w)) for w in wholes]
     scopes = [scope]
     if whole_patterns:
         # The whole config is typically printed once, where it is parsed: the module's
