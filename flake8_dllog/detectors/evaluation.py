@@ -437,6 +437,7 @@ def eval_loops(facts: ModuleFacts, scope: Scope) -> list[tuple[ast.stmt, ast.stm
         return eval_on
 
     walk(scope.body if not scope.is_module else facts.tree.body, no_grad_fn, no_grad_fn, None)
+    walk = None  # type: ignore[assignment]  # it refers to itself: break that cycle
     return out
 
 
