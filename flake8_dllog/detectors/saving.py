@@ -279,18 +279,18 @@ class _Index:
     def passed_functions(self) -> set[str]:
         """Functions handed to something else to run (`fire.Fire(main)`, `mp.spawn(worker)`)."""
         functions = self.facts.functions
+        if not functions:
+            return set()  # nothing to hand over: a script without functions
         name_type = ast.Name
-        found: set[str] = set()
-        for site in self.facts.calls:
-            call = site.node
-            for arg in call.args:
-                if arg.__class__ is name_type and arg.id in functions:
-                    found.add(arg.id)
-            if call.keywords:
-                for kw in call.keywords:
-                    arg = kw.value
-                    if arg.__class__ is name_type and arg.id in functions:
-                        found.add(arg.id)
+        calls = [site.node for site in self.facts.calls]
+        # Comprehensions: this looks at every argument of every call in the file.
+        found = {arg.id for call in calls for arg in call.args if arg.__class__ is name_type and arg.id in functions}
+        found.update(
+            kw.value.id
+            for call in calls if call.keywords
+            for kw in call.keywords
+            if kw.value.__class__ is name_type and kw.value.id in functions
+        )
         return found
 
     def parameters(self, scope: Scope) -> frozenset[str]:
