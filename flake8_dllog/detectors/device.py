@@ -243,10 +243,11 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
     if not facts.calls_in("device_transfer") or not is_dl_module(facts):
         return
     reported: set[int] = set()
+    idx = index_of(facts)
     for site in facts.calls_in("device_transfer"):  # in source order
         if site.loops or id(site.scope) in reported:
             continue  # tensors move inside loops; placement is recorded once per scope
-        if index_of(facts).is_test_scope(site.scope):
+        if idx.is_test_scope(site.scope):
             continue
         dev = _device_of(facts, site)
         if dev is None:
@@ -265,11 +266,24 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if from_unseen_caller(facts, site, dev_expr):
             continue  # the device is chosen by a caller outside this file
-        keys = _device_keys(facts, site, dev_expr)
-        if _scope_logs_placement(facts, site.scope, keys):
-            reported.add(id(site.scope))  # the scope records its placement: nothing to report
-            continue
-        if any(_scope_logs_placement(facts, s, keys) for s in _origin_scopes(facts, site, dev_expr)):
+        # A scope without evidence calls (see _scope_logs_placement) logs no placement:
+        # the device's keys are worked out only once a scope has some.
+        keys = None
+        if idx.evidence(site.scope):
+            keys = _device_keys(facts, site, dev_expr)
+            if _scope_logs_placement(facts, site.scope, keys):
+                reported.add(id(site.scope))  # the scope records its placement: nothing to report
+                continue
+        logged_at_origin = False
+        for origin in _origin_scopes(facts, site, dev_expr):
+            if not idx.evidence(origin):
+                continue
+            if keys is None:
+                keys = _device_keys(facts, site, dev_expr)
+            if _scope_logs_placement(facts, origin, keys):
+                logged_at_origin = True
+                break
+        if logged_at_origin:
             reported.add(id(site.scope))
             continue
         reported.add(id(site.scope))
