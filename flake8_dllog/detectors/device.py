@@ -59,9 +59,13 @@ def _module_classes(facts: ModuleFacts) -> set[str]:
     if cached is not None:
         return cached
     classes: dict[str, list[str]] = {}
-    for info in facts.stmt_infos.values():
-        if isinstance(info.stmt, ast.ClassDef):
-            classes[info.stmt.name] = [dotted_name(b, facts.aliases) or "" for b in info.stmt.bases]
+    # A class statement spells the (ASCII) keyword `class`: without it, no statement to look at.
+    if not facts.lines or "class" in facts.text:
+        class_type = ast.ClassDef
+        for info in facts.stmt_infos.values():
+            stmt = info.stmt
+            if stmt.__class__ is class_type:
+                classes[stmt.name] = [dotted_name(b, facts.aliases) or "" for b in stmt.bases]
     found: set[str] = set()
     changed = True
     while changed:

@@ -168,7 +168,7 @@ class _Index:
                 records = records_by_name.get(name)
                 if records is None:
                     records = records_by_name[name] = bool(
-                        record.match(name) or RECORD_HELPER.search(name) or ARTIFACT_RECORD.search(name)
+                        record.match(name) or is_record_helper(name) or is_artifact_record(name)
                     )
                 if records or is_log_call(facts, site):
                     found.append(site)
@@ -363,7 +363,12 @@ class _Index:
 
     @cached_property
     def verbose_hf(self) -> bool:
-        return any(VERBOSITY_INFO.search(c.name or "") for c in self.facts.calls)
+        # Every match names "set_verbosity" or "enable_": a substring test before the search.
+        return any(
+            ("set_verbosity" in name or "enable_" in name) and VERBOSITY_INFO.search(name)
+            for name in (c.name for c in self.facts.calls)
+            if name
+        )
 
     def _calls_logging_function(self, site: CallSite) -> bool:
         # `log_checkpoint(path)`: a same-module helper whose name says it reports. A call to

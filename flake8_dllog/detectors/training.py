@@ -949,9 +949,10 @@ def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, 
     if _text_lacks(facts, DISABLED_LOGGING_KWARGS):
         return  # no call can pass one of the keywords
     for site in facts.calls:
-        if not site.node.keywords:
-            continue  # _disabled_logging() needs a keyword: skip the name tests
-        name = site.name or ""
+        name = site.name
+        # The name's ending first (no split): the last segments tested below all end so.
+        if not name or not name.endswith(_FRAMEWORK_CALL_ENDINGS) or not site.node.keywords:
+            continue  # _disabled_logging() needs a keyword too
         last = name.rsplit(".", 1)[-1]
         if last in ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "fit", "fit_generator", "SFTConfig") or name.endswith(".pl.Trainer"):
             what = _disabled_logging(site)
@@ -962,6 +963,10 @@ def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, 
             if last == "Trainer" and what.startswith("report_to"):
                 continue
             yield site, what
+
+
+# Endings of every call name _framework_logging_disabled() looks at (a cheap pre-test).
+_FRAMEWORK_CALL_ENDINGS = ("Trainer", "TrainingArguments", "fit", "fit_generator", "SFTConfig")
 
 
 @rule("DLL100")
