@@ -1150,7 +1150,10 @@ def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
 def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None, depth: int = 2) -> bool:
     if path is None:
         return False
-    names, attributes = index_of(facts).names_and_attributes(path)
+    if path.__class__ is ast.Name:
+        names, attributes = frozenset((path.id,)), ()  # the common case, without the memo
+    else:
+        names, attributes = index_of(facts).names_and_attributes(path)
     if any(is_metadata_name(attr) for attr in attributes):
         return True
     if names:
