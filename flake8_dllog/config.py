@@ -33,6 +33,13 @@ DEFAULT_EXCLUDE = (
 )
 TEST_PATH_GLOBS = ("test_*.py", "*_test.py", "tests.py", "conftest.py")
 TEST_DIR_NAMES = frozenset({"tests", "test", "testing"})
+_TEST_NAME_RE = re.compile("|".join(fnmatch.translate(g) for g in TEST_PATH_GLOBS))
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_test_dir(directory: str) -> bool:
+    """Does a '/'-separated directory path have a tests/test/testing component?"""
+    return any(part in TEST_DIR_NAMES for part in directory.split("/"))
 
 
 class ConfigError(Exception):
@@ -98,10 +105,14 @@ class Config:
     def is_test_path(self, path: str | None) -> bool:
         if not path or self.check_tests:
             return False
-        p = PurePosixPath(Path(path).as_posix())
-        if any(fnmatch.fnmatch(p.name, g) for g in TEST_PATH_GLOBS):
+        posix = path.replace(os.sep, "/") if os.sep != "/" else path
+        posix = posix.rstrip("/")
+        while posix.endswith("/."):  # pathlib drops '.' components
+            posix = posix[:-2].rstrip("/")
+        directory, _, name = posix.rpartition("/")
+        if _TEST_NAME_RE.match(os.path.normcase(name)):
             return True
-        return any(part in TEST_DIR_NAMES for part in p.parts[:-1])
+        return _has_test_dir(directory)
 
     def is_excluded(self, path: Path) -> bool:
         name = path.name
@@ -310,7 +321,24 @@ def load_config_file(path: Path) -> Config:
 
 
 def find_config_file(start: Path) -> Path | None:
-    start = Path(start)
+    # The same answer for every file of a directory, found without resolving each file's
+    # path (a realpath costs more than the rest of the lookup): only a symlinked file can
+    # lead elsewhere than its directory does.
+    raw = os.fspath(start)
+    near_key = None
+    if raw and not os.path.islink(raw):
+        absolute = os.path.abspath(raw)
+        near_key = absolute if os.path.isdir(absolute) else os.path.dirname(absolute)
+        hit = _found_near.get(near_key, _UNKNOWN)
+        if hit is not _UNKNOWN:
+            return hit  # type: ignore[return-value]
+    found = _find_config_file(Path(start))
+    if near_key is not None:
+        _found_near[near_key] = found
+    return found
+
+
+def _find_config_file(start: Path) -> Path | None:
     try:
         start = start.resolve()
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
@@ -337,7 +365,9 @@ def find_config_file(start: Path) -> Path | None:
     return found
 
 
-_found_in: dict[str, Path | None] = {}  # directory -> the config file that governs it
+_found_in: dict[str, Path | None] = {}  # resolved directory -> the config file that governs it
+_found_near: dict[str, Path | None] = {}  # directory as given -> the same
+_UNKNOWN = object()
 _cache: dict[tuple[str, float], Config] = {}
 
 
@@ -346,6 +376,7 @@ def clear_caches() -> None:
     _cache.clear()
     _pyproject_cache.clear()
     _found_in.clear()
+    _found_near.clear()
 
 
 def config_for_path(path: str | os.PathLike | None) -> Config:
