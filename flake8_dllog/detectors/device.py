@@ -242,6 +242,23 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
     return out
 
 
+def _logged_by_a_sibling_method(facts: ModuleFacts, site: CallSite, dev_text: str | None) -> bool:
+    """`self.criterion.to(self.args.device)` in __init__: the device belongs to the object,
+    and the method that runs it may be where it is recorded (`train()`: "Training with gpu:
+    ..."). Only a placement message or the device expression itself counts there, not any
+    mention of `self.args`."""
+    class_name = site.scope.class_name
+    if not class_name or not dev_text or not dev_text.startswith("self."):
+        return False
+    idx = index_of(facts)
+    strict_keys: tuple[set[str], set[str]] = ({dev_text}, set())
+    for scope in facts.scopes:
+        if scope.class_name == class_name and scope is not site.scope and idx.evidence(scope):
+            if _scope_logs_placement(facts, scope, strict_keys):
+                return True
+    return False
+
+
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("device_transfer") or not is_dl_module(facts):
@@ -287,7 +304,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             if _scope_logs_placement(facts, origin, keys):
                 logged_at_origin = True
                 break
-        if logged_at_origin:
+        if logged_at_origin or _logged_by_a_sibling_method(facts, site, dev_text):
             reported.add(id(site.scope))
             continue
         reported.add(id(site.scope))
