@@ -23,6 +23,7 @@ How it works:
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -897,6 +898,9 @@ def main(tcp: str | None = None) -> int:
         # pygls logs a full traceback to stderr for every malformed message; the client
         # already gets one window/logMessage line from report_server_error.
         logging.getLogger("pygls").setLevel(logging.CRITICAL)
+    # Everything imported so far lives as long as the server: keep the cyclic GC from
+    # walking it again on every full collection (those land between keystrokes).
+    gc.freeze()
     if tcp:
         host, _, port = tcp.rpartition(":")
         try:
