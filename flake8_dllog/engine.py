@@ -22,7 +22,7 @@ from typing import Callable
 
 from .config import Config, config_for_path
 from .detectors import REGISTRY, Report
-from .facts import ModuleFacts
+from .facts import CallMemo, ModuleFacts
 from .findings import Finding
 
 PARSE_ERROR = "DLL001"
@@ -132,11 +132,13 @@ def check_source(
     noqa: bool = True,
     codes: frozenset[str] | None = None,
     parse: "Callable[[str, str], ast.Module] | None" = None,
+    call_memo: "CallMemo | None" = None,
 ) -> CheckResult:
     """Check one file's text. Never raises for bad input: it becomes a DLL001 finding.
 
     ``parse``: a parser with :func:`parse_source`'s contract, e.g. an
-    :class:`~flake8_dllog.incremental.IncrementalParser`'s ``parse`` for an edited document.
+    :class:`~flake8_dllog.incremental.IncrementalParser`'s ``parse`` for an edited document;
+    ``call_memo``: that document's :class:`~flake8_dllog.facts.CallMemo`.
     """
     config = config or config_for_path(path if path and not path.startswith("<") else None)
     result = CheckResult(path=path)
@@ -161,7 +163,7 @@ def check_source(
     if noqa and may_say_noqa(text) and FILE_NOQA_RE.search(text):
         return result
     lines = split_source_lines(text)
-    result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes)
+    result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo)
     return result
 
 
@@ -173,6 +175,7 @@ def check_tree(
     *,
     noqa: bool = False,
     codes: frozenset[str] | None = None,
+    call_memo: "CallMemo | None" = None,
 ) -> list[Finding]:
     """Run the enabled detectors over a parsed module."""
     enabled = codes if codes is not None else config.enabled_codes(path)
@@ -183,7 +186,7 @@ def check_tree(
     # the cyclic collector: facts.release() breaks the few cycles when we are done.
     gc_was_enabled = gc.isenabled()
     gc.disable()
-    facts = ModuleFacts(tree, lines, config.vocabulary, print_is_logging=config.print_is_logging)
+    facts = ModuleFacts(tree, lines, config.vocabulary, print_is_logging=config.print_is_logging, call_memo=call_memo)
     try:
         return _run_detectors(facts, enabled, path, config, lines, noqa)
     finally:

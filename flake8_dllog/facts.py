@@ -168,10 +168,33 @@ class CallSite:
         return self.kwarg(name) if name else None
 
 
+class CallMemo:
+    """The calls found under each statement of the last version of one document, for the
+    language server: an edit re-parses a few top-level statements and keeps the other
+    ``ast`` nodes (flake8_dllog.incremental), so the call walk is replayed for the kept ones.
+
+    An entry is used only for the very node object it was made from (a kept node has the
+    same text; line moves change positions, which call sites read from the node) and only
+    while the module's import aliases, which call names are resolved with, are unchanged.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[ast.AST, list[tuple[ast.Call, str | None]]]] = {}
+        self.aliases: dict[str, str] | None = None
+
+
 class ModuleFacts:
     """Everything detectors need to know about one module, computed once."""
 
-    def __init__(self, tree: ast.Module, lines: list[str], vocabulary: Vocabulary, *, print_is_logging: bool = True):
+    def __init__(
+        self,
+        tree: ast.Module,
+        lines: list[str],
+        vocabulary: Vocabulary,
+        *,
+        print_is_logging: bool = True,
+        call_memo: CallMemo | None = None,
+    ):
         self.tree = tree
         self.lines = lines
         self.vocabulary = vocabulary
@@ -191,7 +214,16 @@ class ModuleFacts:
         self.module = Scope(node=tree, name="<module>", qualname="<module>")
         self.scopes.append(self.module)
         self._collect_imports(tree)
+        self._memo_old: dict | None = None
+        self._memo_new: dict = {}
+        if call_memo is not None:
+            self._memo_old = call_memo.entries if call_memo.aliases == self.aliases else {}
         self._walk_block(tree.body, self.module, (), (), None)
+        if call_memo is not None:
+            # Only what this version holds: the memo keeps no dropped statement alive.
+            call_memo.entries, call_memo.aliases = self._memo_new, dict(self.aliases)
+        self._memo_old = None
+        self._memo_new = {}
         self._resolve_callees()
 
     # -- pass 1: imports ---------------------------------------------------------------
@@ -281,7 +313,7 @@ class ModuleFacts:
                 else:
                     roots.append(value)
             if roots:
-                self._collect_calls(roots, info)
+                self._collect_calls(stmt, info, roots)
             inner_loops = loops + (stmt,) if isinstance(stmt, LOOP_TYPES) else loops
             if isinstance(stmt, LOOP_TYPES):
                 scope.loops.append(stmt)
@@ -342,7 +374,29 @@ class ModuleFacts:
             self.functions.setdefault(fn.name, scope)
         self._walk_block(fn.body, scope, (), (), info)
 
-    def _collect_calls(self, node: "ast.AST | list", info: StmtInfo) -> None:
+    def _collect_calls(self, node: ast.AST, info: StmtInfo, roots: list | None = None) -> None:
+        """Record the calls under ``node`` (under ``roots``, the expressions a compound
+        statement ``node`` owns, when given), replaying them from the call memo when the
+        language server kept this node from the previous version."""
+        memo = self._memo_old
+        if memo is None:
+            self._walk_calls(node if roots is None else roots, info)
+            return
+        key = id(node)
+        entry = memo.get(key)
+        if entry is not None and entry[0] is node:
+            calls, scope_calls = self.calls, info.scope.calls
+            for call, name in entry[1]:
+                site = CallSite(call, name, info)
+                calls.append(site)
+                scope_calls.append(site)
+        else:
+            start = len(self.calls)
+            self._walk_calls(node if roots is None else roots, info)
+            entry = (node, [(site.node, site.name) for site in self.calls[start:]])
+        self._memo_new[key] = entry
+
+    def _walk_calls(self, node: "ast.AST | list", info: StmtInfo) -> None:
         # Hand-rolled walk over only the fields that can hold sub-expressions: several
         # times faster than ast.walk, and this is the engine's hot loop.
         stack = list(node) if node.__class__ is list else [node]

@@ -50,28 +50,31 @@ def warm() -> int:
     return os.getpid()
 
 
-# The last few documents' parse trees, so that an edit re-parses only the statements it
-# touched (flake8_dllog.incremental). A handful, least recently checked dropped first: a
-# closed document's tree goes that way too.
-_PARSERS: "OrderedDict[str, Any]" = OrderedDict()
-MAX_PARSERS = 8
+# The last few documents' parse trees and call memos, so that an edit re-parses only the
+# statements it touched (flake8_dllog.incremental) and re-walks only their calls
+# (flake8_dllog.facts.CallMemo). A handful, least recently checked dropped first: a closed
+# document's state goes that way too.
+_DOCUMENTS: "OrderedDict[str, tuple[Any, Any]]" = OrderedDict()
+MAX_DOCUMENTS = 8
 
 
-def _parser_for(path: str):
+def _document_state(path: str) -> tuple[Any, Any]:
     from flake8_dllog.engine import parse_source
+    from flake8_dllog.facts import CallMemo
     from flake8_dllog.incremental import IncrementalParser
 
-    parser = _PARSERS.pop(path, None) or IncrementalParser(parse_source)
-    _PARSERS[path] = parser
-    while len(_PARSERS) > MAX_PARSERS:
-        _PARSERS.popitem(last=False)
-    return parser
+    state = _DOCUMENTS.pop(path, None) or (IncrementalParser(parse_source), CallMemo())
+    _DOCUMENTS[path] = state
+    while len(_DOCUMENTS) > MAX_DOCUMENTS:
+        _DOCUMENTS.popitem(last=False)
+    return state
 
 
 def check(text: str, path: str, config: Config) -> tuple[list[Finding], str | None]:
     from flake8_dllog.engine import check_source
 
-    result = check_source(text, path, config, parse=_parser_for(path).parse)
+    parser, call_memo = _document_state(path)
+    result = check_source(text, path, config, parse=parser.parse, call_memo=call_memo)
     return list(result.findings), result.error
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from flake8_dllog.engine import SourceError, check_source, parse_source
+from flake8_dllog.facts import CallMemo
 from flake8_dllog.incremental import IncrementalParser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,14 +150,17 @@ def test_random_edits_of_the_examples(path):
 
 
 def test_check_source_with_an_incremental_parser_finds_the_same():
-    parser = IncrementalParser(parse_source)
+    parser, memo = IncrementalParser(parse_source), CallMemo()
     for path in EXAMPLES:
         text = path.read_text(encoding="utf-8")
         edited = text.replace("\n\n\n", "\n\n\n# typed\n", 1)
-        for version in (text, edited, text):
-            got = check_source(version, str(path), parse=parser.parse)
+        # an import that changes what names resolve to: the call memo must not be replayed
+        realiased = "import numpy as torch\nimport wandb as logging\n" + text
+        for version in (text, edited, text, realiased, edited):
+            got = check_source(version, str(path), parse=parser.parse, call_memo=memo)
             want = check_source(version, str(path))
             assert got.findings == want.findings
+    assert memo.entries  # the memo was filled (and, for kept statements, replayed)
 
 
 # Every kind of node that carries a line number (aliases, arguments, keywords, handlers,
