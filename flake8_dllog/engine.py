@@ -38,7 +38,7 @@ CODE_SPLIT_RE = re.compile(r"[,\s]+")
 # Python's tokenizer (and so every ast position) ends lines at \r\n, \r and \n only;
 # str.splitlines() also breaks at these, which would shift every line after one of them.
 _NOT_LINE_BREAKS = ("\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -91,7 +91,7 @@ def split_source_lines(text: str) -> list[str]:
             break
     else:
         return text.splitlines()
-    lines = _LINE_BREAK_RE.split(text)
+    lines = LINE_BREAK_RE.split(text)
     if not lines[-1]:
         lines.pop()
     return lines

@@ -713,7 +713,14 @@ _STMT_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
 _LEAF_CLASSES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, type(None), str, int})
 # Per node class: the fields that may hold expression nodes worth walking into.
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-_LEAF_FIELDS = frozenset({"ctx", "type_comment", "kind", "id", "attr", "arg", "op", "name", "names", "module", "level", "conversion", "is_async"})
+# Fields that never hold a node with a position or a name under it: identifiers, numbers,
+# flags and the operator/context singletons. The hand-rolled walks (here, in the detectors
+# and in incremental.shift_lines) skip them. `names` is not one: Import's holds `alias` nodes.
+SCALAR_FIELDS = frozenset({
+    "ctx", "op", "id", "attr", "arg", "name", "module", "level", "is_async", "type_comment", "kind",
+    "conversion", "simple", "tag", "kwd_attrs",
+})
+_LEAF_FIELDS = SCALAR_FIELDS | {"names"}  # aliases hold no calls
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:

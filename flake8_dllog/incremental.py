@@ -26,6 +26,8 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
+from .facts import SCALAR_FIELDS
+
 Parse = Callable[[str, str], ast.Module]
 
 
@@ -212,11 +214,6 @@ def _resync(old: list[str], new: list[str], o: int, old_end: int, n: int, new_en
     return best
 
 
-# Fields that never hold a node (names, operators, contexts, flags): not walked by shift_lines.
-_SCALAR_FIELDS = frozenset({
-    "ctx", "op", "id", "attr", "arg", "name", "module", "level", "is_async", "type_comment", "kind",
-    "conversion", "simple", "tag", "kwd_attrs",
-})
 # Per node class: (has line numbers, fields that may hold nodes).
 _SHIFT_PLAN: dict[type, tuple[bool, tuple[str, ...]]] = {}
 
@@ -226,7 +223,7 @@ def _shift_plan(cls: type) -> tuple[bool, tuple[str, ...]]:
     if cls is ast.Constant or cls is ast.MatchSingleton:
         fields: tuple[str, ...] = ()  # their `value` is a Python object, not a node
     else:
-        fields = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+        fields = tuple(f for f in cls._fields if f not in SCALAR_FIELDS)
     plan = _SHIFT_PLAN[cls] = (positioned, fields)
     return plan
 

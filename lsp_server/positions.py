@@ -6,18 +6,16 @@ Lines are split the way both Python's tokenizer and LSP split them: ``\\r\\n``, 
 """
 from __future__ import annotations
 
-import re
-
 from lsprotocol import types
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
+from flake8_dllog.engine import LINE_BREAK_RE
 
 
 def split_lines(text: str) -> list[str]:
     """Lines without their terminators; a final newline yields a last empty line."""
     if "\r" not in text:
         return text.split("\n")
-    return _NEWLINE.split(text)
+    return LINE_BREAK_RE.split(text)
 
 
 def _units(text: str, encoding: str) -> int:
@@ -45,14 +43,7 @@ class Codec:
 
     def to_client(self, line0: int, column: int) -> types.Position:
         """0-based line and code-point column → client Position (clamped to the text)."""
-        if line0 < 0:
-            return types.Position(line=0, character=0)
-        if line0 >= len(self.lines):
-            last = len(self.lines) - 1
-            return types.Position(line=last, character=_units(self.lines[last], self.encoding))
-        text = self.lines[line0]
-        column = max(0, min(column, len(text)))
-        return types.Position(line=line0, character=_units(text[:column], self.encoding))
+        return types.Position(**self.position_json(line0, column))
 
     def from_client(self, position: types.Position) -> tuple[int, int]:
         """Client Position → (0-based line, code-point column), clamped to the text."""
@@ -72,17 +63,19 @@ class Codec:
         return line0, len(text)
 
     def position_json(self, line0: int, column: int) -> dict:
-        """:meth:`to_client` as the JSON object (the diagnostics hot path)."""
+        """:meth:`to_client` as the JSON object (the diagnostics hot path builds these)."""
         lines = self.lines
-        if 0 <= line0 < len(lines):
-            text = lines[line0]
-            if column <= 0:
-                return {"line": line0, "character": 0}
-            if column > len(text):
-                column = len(text)
-            return {"line": line0, "character": column if text.isascii() else _units(text[:column], self.encoding)}
-        position = self.to_client(line0, column)
-        return {"line": position.line, "character": position.character}
+        if line0 < 0:
+            return {"line": 0, "character": 0}
+        if line0 >= len(lines):
+            last = len(lines) - 1
+            return {"line": last, "character": _units(lines[last], self.encoding)}
+        text = lines[line0]
+        if column <= 0:
+            return {"line": line0, "character": 0}
+        if column > len(text):
+            column = len(text)
+        return {"line": line0, "character": column if text.isascii() else _units(text[:column], self.encoding)}
 
     def range_json(self, line0: int, col: int, end_line0: int, end_col: int) -> dict:
         return {"start": self.position_json(line0, col), "end": self.position_json(end_line0, end_col)}

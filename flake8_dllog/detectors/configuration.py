@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -118,8 +118,6 @@ def root_name(node: ast.AST) -> str | None:
 _AST, _Name, _Attribute, _Subscript, _Constant = ast.AST, ast.Name, ast.Attribute, ast.Subscript, ast.Constant
 _Call, _JoinedStr, _FormattedValue = ast.Call, ast.JoinedStr, ast.FormattedValue
 _NESTED_SCOPE_TYPES = frozenset({ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
-# Fields that never hold an expression worth entering (names, operators, flags).
-_NOT_CHILD_FIELDS = frozenset({"ctx", "id", "attr", "arg", "op", "kind", "conversion", "type_comment", "is_async"})
 # Per node class: the fields that may hold child expressions.
 _NODE_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: (), ast.Name: ()}
 
@@ -127,7 +125,7 @@ _NODE_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: (), ast.Name: ()}
 def _node_fields(cls: type) -> tuple[str, ...]:
     fields = _NODE_FIELDS.get(cls)
     if fields is None:
-        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in _NOT_CHILD_FIELDS)
+        fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in SCALAR_FIELDS)
     return fields
 
 

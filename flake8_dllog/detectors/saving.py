@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, walk
+from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -616,12 +616,8 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
     return False
 
 
-# Fields that never hold a node with a name in it (strings, numbers, contexts, operators).
-_NOT_NODE_FIELDS = frozenset({
-    "ctx", "id", "attr", "arg", "op", "conversion", "kind", "type_comment", "name", "names", "module",
-    "level", "is_async",
-})
-# Per node class: the fields that may hold such nodes.
+# Fields without a node with a name in it (aliases hold none), and per node class the rest.
+_NOT_NODE_FIELDS = SCALAR_FIELDS | {"names"}
 _NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
