@@ -158,12 +158,43 @@ class Matcher:
 class Vocabulary:
     entries: dict[str, tuple[str, ...]]
     _matchers: dict[str, Matcher] = field(default_factory=dict, repr=False)
+    _last_categories: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _literal_lasts: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
+    _wild_lasts: tuple = field(default=(), repr=False)
 
     def matcher(self, category: str) -> Matcher:
         m = self._matchers.get(category)
         if m is None:
             m = self._matchers[category] = Matcher(self.entries.get(category, ()))
         return m
+
+    def categories_for_last(self, last: str) -> tuple[str, ...]:
+        """The categories a call whose last name segment is ``last`` (lower-case) may
+        match, other than through a literal head module (``Matcher.heads``). Cached across
+        files: the same method names recur everywhere, and one lookup per distinct name of
+        a file replaces one test per name and category."""
+        cache = self._last_categories
+        hit = cache.get(last)
+        if hit is None:
+            if len(cache) > 200_000:  # a long-lived language server: stay bounded
+                cache.clear()
+            if self._literal_lasts is None:
+                literal: dict[str, list[str]] = {}
+                wild: list[tuple[str, re.Pattern]] = []
+                for category in self.entries:
+                    matcher = self.matcher(category)
+                    for key in matcher._by_last:
+                        literal.setdefault(key, []).append(category)
+                    if matcher._wild_last is not None:
+                        wild.append((category, matcher._wild_last))
+                self._literal_lasts = {key: tuple(cats) for key, cats in literal.items()}
+                self._wild_lasts = tuple(wild)
+            hit = self._literal_lasts.get(last, ())
+            extra = tuple(c for c, rx in self._wild_lasts if c not in hit and rx.match(last))
+            if extra:
+                hit += extra
+            cache[last] = hit
+        return hit
 
     def extended(self, extra: dict[str, list[str]]) -> "Vocabulary":
         if not extra:

@@ -183,6 +183,12 @@ class CallMemo:
         self.aliases: dict[str, str] | None = None
 
 
+# Expression nodes that can never contain a call (the bulk of every tree).
+_LEAF_CLASSES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, type(None), str, int})
+# Per node class: the fields that may hold expression nodes worth walking into.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 class ModuleFacts:
     """Everything detectors need to know about one module, computed once."""
 
@@ -254,8 +260,11 @@ class ModuleFacts:
 
     def _import_nodes(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """Import statements anywhere in the statement tree (in functions, if/try blocks)."""
-        found: list[ast.stmt] = []
         import_types = (ast.Import, ast.ImportFrom)
+        top = [stmt for stmt in body if stmt.__class__ in import_types]
+        if not self._may_import_below_top_level(top):
+            return top
+        found: list[ast.stmt] = []
         blocks = [body]
         while blocks:
             for stmt in blocks.pop():
@@ -275,15 +284,38 @@ class ModuleFacts:
         found.sort(key=lambda n: (n.lineno, n.col_offset))
         return found
 
+    def _may_import_below_top_level(self, top_imports: list[ast.stmt]) -> bool:
+        """False when every line that says ``import`` belongs to a top-level import
+        statement: a nested import needs that word on a line of its own, and a line of a
+        top-level import holds no compound statement. Saves walking every block of the
+        module for imports, in the many files that import only at the top."""
+        text = self.text
+        pos = text.find("import")
+        if pos < 0:
+            return False
+        covered: set[int] = set()
+        for stmt in top_imports:
+            covered.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+        line, last = 1, 0
+        while pos >= 0:
+            line += text.count("\n", last, pos)
+            if line not in covered:
+                return True
+            last = pos
+            pos = text.find("import", pos + 6)
+        return False
+
     # -- pass 2: statements and calls -------------------------------------------------
     def _walk_block(self, block, scope, loops, withs, parent) -> None:
         stmt_infos = self.stmt_infos
+        # No call memo (everything but the language server): walk the calls directly.
+        collect_calls = self._walk_calls if self._memo_old is None else self._collect_calls
         for index, stmt in enumerate(block):
             info = StmtInfo(stmt, block, index, scope, loops, withs, parent)
             stmt_infos[id(stmt)] = info
             if stmt.__class__ in _SIMPLE_STMTS:
                 # Most statements hold no nested blocks: walk their expressions directly.
-                self._collect_calls(stmt, info)
+                collect_calls(stmt, info)
                 continue
             if isinstance(stmt, FUNC_TYPES):
                 self._enter_function(stmt, scope, info)
@@ -396,20 +428,30 @@ class ModuleFacts:
             entry = (node, [(site.node, site.name) for site in self.calls[start:]])
         self._memo_new[key] = entry
 
-    def _walk_calls(self, node: "ast.AST | list", info: StmtInfo) -> None:
+    def _walk_calls(
+        self,
+        node: "ast.AST | list",
+        info: StmtInfo,
+        # Constants bound once as defaults: this runs once per statement of every file.
+        child_fields=_CHILD_FIELDS,
+        leaves=_LEAF_CLASSES,
+        call_type=ast.Call,
+        attribute_type=ast.Attribute,
+        name_type=ast.Name,
+        binop_type=ast.BinOp,
+        compare_type=ast.Compare,
+        subscript_type=ast.Subscript,
+        list_type=list,
+        getattr=getattr,
+    ) -> None:
         # Hand-rolled walk over only the fields that can hold sub-expressions: several
-        # times faster than ast.walk, and this is the engine's hot loop.
-        stack = list(node) if node.__class__ is list else [node]
+        # times faster than ast.walk, and this is the engine's hot loop. The commonest
+        # node classes are unrolled (direct attribute reads instead of a field loop).
+        stack = list(node) if node.__class__ is list_type else [node]
         aliases = self.aliases
         calls = self.calls
         scope_calls = info.scope.calls
-        child_fields = _CHILD_FIELDS
-        call_type = ast.Call
-        list_type = list
-        leaves = _LEAF_CLASSES
         push = stack.append
-        attribute_type = ast.Attribute
-        name_type = ast.Name
         while stack:
             n = stack.pop()
             cls = n.__class__
@@ -431,7 +473,7 @@ class ModuleFacts:
                 # `a.b.c(...)`: the callee is a plain name chain with nothing inside it to
                 # visit; only `f().g()`, `x[i].g()` or `(a or b).g()` need the walk.
                 if name is None or "(" in name or "[" in name or "?" in name:
-                    push(n.func)
+                    push(func)
                 for v in n.args:
                     if v.__class__ not in leaves:
                         push(v)
@@ -441,7 +483,34 @@ class ModuleFacts:
                         push(v)
                 continue
             if cls is attribute_type:
+                # `a.b.c`: straight to the head of the chain.
                 v = n.value
+                while v.__class__ is attribute_type:
+                    v = v.value
+                if v.__class__ not in leaves:
+                    push(v)
+                continue
+            if cls is binop_type:
+                v = n.left
+                if v.__class__ not in leaves:
+                    push(v)
+                v = n.right
+                if v.__class__ not in leaves:
+                    push(v)
+                continue
+            if cls is compare_type:
+                v = n.left
+                if v.__class__ not in leaves:
+                    push(v)
+                for v in n.comparators:
+                    if v.__class__ not in leaves:
+                        push(v)
+                continue
+            if cls is subscript_type:
+                v = n.value
+                if v.__class__ not in leaves:
+                    push(v)
+                v = n.slice
                 if v.__class__ not in leaves:
                     push(v)
                 continue
@@ -461,10 +530,28 @@ class ModuleFacts:
                     push(v)
 
     def _resolve_callees(self) -> None:
+        # Which same-module function each call invokes: `f(...)` by name, `self.m(...)` /
+        # `cls.m(...)` within the class. This visits every call of the module.
         callers = self._callers
+        functions = self.functions
+        name_type, attribute_type = ast.Name, ast.Attribute
         for scope in self.scopes:
+            class_name = scope.class_name
             for site in scope.calls:
-                target = site.target = self._resolve_target(site)
+                func = site.node.func
+                fcls = func.__class__
+                if fcls is name_type:
+                    target = functions.get(func.id)
+                elif (
+                    class_name
+                    and fcls is attribute_type
+                    and func.value.__class__ is name_type
+                    and func.value.id in ("self", "cls")
+                ):
+                    target = functions.get(f"{class_name}.{func.attr}")
+                else:
+                    continue
+                site.target = target
                 if target is not None:
                     callers.setdefault(target.qualname, []).append(site)
                     if target is not scope:
@@ -501,19 +588,6 @@ class ModuleFacts:
         """The same-module function a call invokes, if we can tell."""
         return site.target
 
-    def _resolve_target(self, site: CallSite) -> Scope | None:
-        func = site.node.func
-        if isinstance(func, ast.Name):
-            return self.functions.get(func.id)
-        if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id in ("self", "cls")
-            and site.scope.class_name
-        ):
-            return self.functions.get(f"{site.scope.class_name}.{func.attr}")
-        return None
-
     def scope_stmts(self, scope: Scope) -> list[StmtInfo]:
         """Every statement whose scope is ``scope`` (nested blocks included, nested
         functions excluded), in source order. Built once for all scopes."""
@@ -536,25 +610,25 @@ class ModuleFacts:
         """Calls matching a vocabulary category, in source order."""
         cached = self._category_cache.get(category)
         if cached is None:
-            matcher = self.vocabulary.matcher(category)
             cached = []
-            if matcher:
-                # Test only the names whose last segment can match, each name once: a file
-                # has a few hundred distinct call names but thousands of calls.
+            # Test only the names whose last segment can match, each name once: a file
+            # has a few hundred distinct call names but thousands of calls.
+            candidates = self._candidate_names.get(category)
+            matcher = self.vocabulary.matcher(category)
+            if candidates or matcher.heads:
                 by_name = self._calls_by_name
                 matched: set[str] = set()
-                for last, names in self._names_by_last.items():
-                    if matcher.may_match_last(last):
-                        for name in names:
-                            if matcher.match(name):
-                                matched.add(name)
-                                cached.extend(by_name[name])
+                for name in candidates or ():
+                    if matcher.match(name):
+                        matched.add(name)
+                        cached.extend(by_name[name])
                 for head in matcher.heads:
                     for name in self._names_by_head.get(head, ()):
                         if name not in matched and matcher.match(name):
                             matched.add(name)
                             cached.extend(by_name[name])
-                cached.sort(key=_call_order)
+                if len(cached) > 1:
+                    cached.sort(key=_call_order)
             self._category_cache[category] = cached
         return cached
 
@@ -579,10 +653,26 @@ class ModuleFacts:
         return index
 
     @cached_property
-    def _names_by_last(self) -> dict[str, list[str]]:
-        index: dict[str, list[str]] = {}
+    def _candidate_names(self) -> dict[str, list[str]]:
+        """Per vocabulary category, the call names of this module whose last segment may
+        match it (each distinct last segment looked up once for all categories)."""
+        by_last: dict[str, list[str]] = {}
         for name in self._calls_by_name:
-            index.setdefault(name.rsplit(".", 1)[-1].lower(), []).append(name)
+            last = name.rsplit(".", 1)[-1].lower()
+            bucket = by_last.get(last)
+            if bucket is None:
+                by_last[last] = [name]
+            else:
+                bucket.append(name)
+        index: dict[str, list[str]] = {}
+        categories_for_last = self.vocabulary.categories_for_last
+        for last, names in by_last.items():
+            for category in categories_for_last(last):
+                bucket = index.get(category)
+                if bucket is None:
+                    index[category] = list(names)
+                else:
+                    bucket.extend(names)
         return index
 
     def is_category(self, site: CallSite, category: str) -> bool:
@@ -709,16 +799,12 @@ _SIMPLE_STMTS = frozenset({
     ast.Nonlocal,
 })
 _STMT_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
-# Expression nodes that can never contain a call (the bulk of every tree).
-_LEAF_CLASSES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, type(None), str, int})
-# Per node class: the fields that may hold expression nodes worth walking into.
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # Fields that never hold a node with a position or a name under it: identifiers, numbers,
 # flags and the operator/context singletons. The hand-rolled walks (here, in the detectors
 # and in incremental.shift_lines) skip them. `names` is not one: Import's holds `alias` nodes.
 SCALAR_FIELDS = frozenset({
     "ctx", "op", "id", "attr", "arg", "name", "module", "level", "is_async", "type_comment", "kind",
-    "conversion", "simple", "tag", "kwd_attrs",
+    "conversion", "simple", "tag", "kwd_attrs", "ops",
 })
 _LEAF_FIELDS = SCALAR_FIELDS | {"names"}  # aliases hold no calls
 
