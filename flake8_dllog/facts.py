@@ -15,6 +15,7 @@ Detectors ask questions of these facts; they never walk the tree again for calls
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Iterator
@@ -262,7 +263,8 @@ class ModuleFacts:
         """Import statements anywhere in the statement tree (in functions, if/try blocks)."""
         import_types = (ast.Import, ast.ImportFrom)
         top = [stmt for stmt in body if stmt.__class__ in import_types]
-        if not self._may_import_below_top_level(top):
+        elsewhere = self._import_lines_below_top_level(top)
+        if elsewhere is not None and not elsewhere:
             return top
         found: list[ast.stmt] = []
         blocks = [body]
@@ -273,6 +275,11 @@ class ModuleFacts:
                     if isinstance(stmt, import_types):
                         found.append(stmt)
                     continue
+                if elsewhere is not None:
+                    # Only a statement spanning a line that says "import" can hold one.
+                    i = bisect_left(elsewhere, stmt.lineno)
+                    if i == len(elsewhere) or elsewhere[i] > (stmt.end_lineno or stmt.lineno):
+                        continue
                 for fname in BLOCK_FIELDS:
                     sub = getattr(stmt, fname, None)
                     if sub:
@@ -284,37 +291,46 @@ class ModuleFacts:
         found.sort(key=lambda n: (n.lineno, n.col_offset))
         return found
 
-    def _may_import_below_top_level(self, top_imports: list[ast.stmt]) -> bool:
-        """False when every line that says ``import`` belongs to a top-level import
-        statement: a nested import needs that word on a line of its own, and a line of a
-        top-level import holds no compound statement. Saves walking every block of the
-        module for imports, in the many files that import only at the top."""
+    def _import_lines_below_top_level(self, top_imports: list[ast.stmt]) -> "list[int] | None":
+        """The lines (ascending) that say ``import`` outside the top-level import
+        statements. A nested import statement has that word on a line of its own span,
+        and a line of a top-level import belongs to no compound statement; so only the
+        statements spanning these lines need a look, and none when there are none (most
+        files import at the top only). ``None`` would mean: look everywhere."""
         text = self.text
         pos = text.find("import")
         if pos < 0:
-            return False
+            return []
         covered: set[int] = set()
         for stmt in top_imports:
             covered.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+        found: list[int] = []
         line, last = 1, 0
         while pos >= 0:
             line += text.count("\n", last, pos)
-            if line not in covered:
-                return True
+            if line not in covered and (not found or found[-1] != line):
+                found.append(line)
             last = pos
             pos = text.find("import", pos + 6)
-        return False
+        return found
 
     # -- pass 2: statements and calls -------------------------------------------------
     def _walk_block(self, block, scope, loops, withs, parent) -> None:
         stmt_infos = self.stmt_infos
         # No call memo (everything but the language server): walk the calls directly.
         collect_calls = self._walk_calls if self._memo_old is None else self._collect_calls
+        lines = self.lines
+        n_lines = len(lines)
         for index, stmt in enumerate(block):
             info = StmtInfo(stmt, block, index, scope, loops, withs, parent)
             stmt_infos[id(stmt)] = info
             if stmt.__class__ in _SIMPLE_STMTS:
-                # Most statements hold no nested blocks: walk their expressions directly.
+                # Most statements hold no nested blocks: walk their expressions directly,
+                # unless a one-line statement has no "(" at all (a third of them: `x = y`,
+                # `return self.x`): no call can hide in it.
+                line = stmt.lineno
+                if line == stmt.end_lineno and line <= n_lines and "(" not in lines[line - 1]:
+                    continue
                 collect_calls(stmt, info)
                 continue
             if isinstance(stmt, FUNC_TYPES):

@@ -18,7 +18,7 @@ VOCABULARY = Config().vocabulary
 def facts_of(source: str, *, full_import_walk: bool = False, monkeypatch=None) -> ModuleFacts:
     source = textwrap.dedent(source)
     if full_import_walk:
-        monkeypatch.setattr(ModuleFacts, "_may_import_below_top_level", lambda self, top: True)
+        monkeypatch.setattr(ModuleFacts, "_import_lines_below_top_level", lambda self, top: None)
     return ModuleFacts(ast.parse(source), split_source_lines(source), VOCABULARY)
 
 
@@ -137,7 +137,7 @@ def test_skipping_the_import_walk_never_changes_the_aliases_on_real_files(monkey
         source = path.read_text(encoding="utf-8")
         facts = ModuleFacts(ast.parse(source), split_source_lines(source), VOCABULARY)
         quick.append((facts.aliases, facts.imported_modules))
-    monkeypatch.setattr(ModuleFacts, "_may_import_below_top_level", lambda self, top: True)
+    monkeypatch.setattr(ModuleFacts, "_import_lines_below_top_level", lambda self, top: None)
     for path, expected in zip(files, quick):
         source = path.read_text(encoding="utf-8")
         facts = ModuleFacts(ast.parse(source), split_source_lines(source), VOCABULARY)
