@@ -929,6 +929,9 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             return True  # Lightning records the module's init arguments
     if len(logged_fields) >= 2:
         return True
+    logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
+    if len(logged_fields) >= 2:
+        return True
     # `for k, v in vars(args).items(): print(k, v)`
     log_lines = sorted(c.node.lineno for c in facts.logging_calls)
     for stmt in index.for_loops:
@@ -940,6 +943,67 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
         if first < len(log_lines) and log_lines[first] <= end and mentions_whole([stmt.iter], aliases):
             return True
     return False
+
+
+# Keys that name where things run or how to reach them (hosts, buckets, credentials), not
+# how the model is trained: a file holding only these is not a run's configuration, and
+# logging it would leak secrets.
+INFRASTRUCTURE_KEY_RE = re.compile(
+    r"(?:^|_)(?:key|keys|secret|token|password|passwd|credentials?|endpoint|uri|url|host|port|bucket|region|username|dsn)(?:$|_)"
+    r"|access_?key|api_?key",
+    re.I,
+)
+
+
+def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
+    """Is the loaded file read only for infrastructure keys (``cfg["tracking_uri"]``,
+    ``cfg["s3_access_key_id"]``)? A config used whole, or not at all, is not."""
+    names = set(load.names)
+    # The load statement and the blocks around it (`with open(...) as f:`) bind it.
+    binding: set[int] = set()
+    info = facts.info(load.stmt)
+    while info is not None:
+        binding.add(id(info.stmt))
+        info = info.parent
+    exprs = [info.stmt for info in facts.scope_stmts(load.scope) if id(info.stmt) not in binding]
+    whole, fields = mentions(exprs, names)
+    # a field use reads `cfg["tracking_uri"]` / `cfg.db.host`: judge its last key
+    keys = [_LAST_KEY_RE.findall(f)[-1:] for f in fields]
+    return not whole and bool(keys) and all(key and INFRASTRUCTURE_KEY_RE.search(key[0]) for key in keys)
+
+
+_LAST_KEY_RE = re.compile(r"\w+")
+
+
+def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], aliases: set[str]) -> set[str]:
+    """Config fields handed to a same-module function under a parameter that function
+    logs: ``train_net(epochs=args.epochs, lr=args.lr)`` where ``train_net`` says
+    ``logging.info(f"Epochs: {epochs} Learning rate: {lr}")`` (milesial/Pytorch-UNet)."""
+    out: set[str] = set()
+    logged_params: dict[int, set[str]] = {}
+    for scope in facts.scopes:
+        if scope.is_module or not facts.callers_of(scope):
+            continue
+        for site in facts.callers_of(scope):
+            passed: list[tuple[str, ast.expr]] = [(kw.arg, kw.value) for kw in site.node.keywords if kw.arg]
+            params = [a.arg for a in scope.node.args.posonlyargs + scope.node.args.args]  # type: ignore[attr-defined]
+            if scope.class_name and params and params[0] in ("self", "cls"):
+                params = params[1:]
+            passed += [(param, arg) for param, arg in zip(params, site.node.args) if not isinstance(arg, ast.Starred)]
+            for param, value in passed:
+                if not isinstance(value, (ast.Attribute, ast.Subscript)) or root_name(value) not in alias_roots:
+                    continue
+                _, fields = mentions([value], aliases)
+                if not fields:
+                    continue
+                names = logged_params.get(id(scope))
+                if names is None:
+                    names = logged_params[id(scope)] = {
+                        n.id for c in scope.calls if facts.is_logging(c) for n in walk(c.node) if isinstance(n, ast.Name)
+                    }
+                if param in names:
+                    out |= fields
+    return out
 
 
 # Calls that keep a copy of a file (the config file itself, next to the run's outputs).
@@ -1051,6 +1115,8 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
         if load.kind == "argparse" and _flags_only_parser(facts):
+            continue
+        if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue
         yield Report(
             load.site.node,
