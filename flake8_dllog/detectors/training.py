@@ -609,11 +609,23 @@ def _target_names(target: ast.AST) -> set[str]:
     return {d} if d and "(" not in d and "[" not in d else set()
 
 
-def _refs_any(refs: set[str], derived: set[str]) -> bool:
-    for r in refs:
-        for d in derived:
-            if r == d or r.startswith(d + ".") or d.startswith(r + "."):
+def _refs_any(refs: "set[str] | frozenset[str]", derived: set[str]) -> bool:
+    """Is a name of ``refs`` one of ``derived``, or a dotted prefix or extension of one?
+    (Each name's prefixes are looked up, not every pair compared: refs x derived grows
+    with the fixpoint.)"""
+    if not refs.isdisjoint(derived):
+        return True
+    return _has_dotted_prefix_in(refs, derived) or _has_dotted_prefix_in(derived, refs)
+
+
+def _has_dotted_prefix_in(names: "set[str] | frozenset[str]", prefixes: "set[str] | frozenset[str]") -> bool:
+    """Does a name ``a.b.c`` of ``names`` start with ``p + "."`` for a ``p`` of ``prefixes``?"""
+    for name in names:
+        dot = name.find(".")
+        while dot != -1:
+            if name[:dot] in prefixes:
                 return True
+            dot = name.find(".", dot + 1)
     return False
 
 
@@ -943,16 +955,31 @@ def _text_lacks(facts: ModuleFacts, words: Iterable[str]) -> bool:
     return ascii_text and not any(w in text for w in words)
 
 
+def calls_named_ending(facts: ModuleFacts, endings: str | tuple[str, ...]) -> list[CallSite]:
+    """Calls whose name ends with ``endings`` (one, or any of a tuple), in the facts' order.
+    The distinct names are tested, not every call: a file has a few hundred names but
+    thousands of calls."""
+    by_name = facts._calls_by_name
+    found = [site for name in by_name if name.endswith(endings) for site in by_name[name]]
+    if len(found) > 1:
+        # Back into the facts' order: of two reports at one position the first one wins.
+        wanted = {id(site) for site in found}
+        found = [site for site in facts.calls if id(site) in wanted]
+    return found
+
+
 def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, str]]:
     """`Trainer(logger=False)`, `model.fit(..., verbose=0)`, `TrainingArguments(report_to="none")`
     where nothing else in the file logs training."""
-    if _text_lacks(facts, DISABLED_LOGGING_KWARGS):
+    # (the names' endings first: the last segments tested below all end so)
+    candidates = calls_named_ending(facts, _FRAMEWORK_CALL_ENDINGS)
+    # (the text only when there are candidates: reading it all costs more than the names)
+    if not candidates or _text_lacks(facts, DISABLED_LOGGING_KWARGS):
         return  # no call can pass one of the keywords
-    for site in facts.calls:
-        name = site.name
-        # The name's ending first (no split): the last segments tested below all end so.
-        if not name or not name.endswith(_FRAMEWORK_CALL_ENDINGS) or not site.node.keywords:
+    for site in candidates:
+        if not site.node.keywords:
             continue  # _disabled_logging() needs a keyword too
+        name = site.name
         last = name.rsplit(".", 1)[-1]
         if last in ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "fit", "fit_generator", "SFTConfig") or name.endswith(".pl.Trainer"):
             what = _disabled_logging(site)
