@@ -30,7 +30,7 @@ from ..config import Config
 from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, referenced_names, walk
 from . import Report, header_span, rule
 from .saving import memoised
-from .training import training_loops
+from .training import calls_named_ending, training_loops
 
 EVAL_NAME_TOKENS = frozenset({"eval", "evaluate", "evaluation", "validate", "validation", "val", "valid", "test", "testing"})
 METRIC_TOKENS = frozenset(
@@ -280,7 +280,9 @@ def _possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
 
 
 def _returns_value(facts: ModuleFacts, scope: Scope) -> bool:
-    for stmt in _own_stmts(facts, scope):
+    # (any order will do: the facts' list, not the sorted copy _own_stmts would build)
+    for info in facts.scope_stmts(scope):
+        stmt = info.stmt
         if stmt.__class__ is ast.Return and stmt.value is not None and not (
             isinstance(stmt.value, ast.Constant) and stmt.value.value is None
         ):
@@ -457,24 +459,32 @@ LIGHTNING_BASE = re.compile(r"(^|\.)(LightningModule|LitModule|LightningModel)$"
 
 
 def _has_eval_context(facts: ModuleFacts, scope: Scope) -> bool:
-    if any(_is_eval_context(facts, d) for d in scope.decorators):
+    if scope.decorators and any(_is_eval_context(facts, d) for d in scope.decorators):
         return True
-    if any(LIGHTNING_BASE.search(b) for b in scope.class_bases):
+    if scope.class_bases and any(LIGHTNING_BASE.search(b) for b in scope.class_bases):
         return True  # Lightning runs its validation/test hooks in eval mode, without grad
     attribute_type = ast.Attribute
+    judged_withs: dict[tuple, bool] = {}  # the calls of one `with` block share its names
     for site in scope.calls:
-        func = site.node.func
-        if func.__class__ is attribute_type and func.attr in ("eval", "train") and _mode_change(site.node) is True:
+        call = site.node
+        func = call.func
+        if func.__class__ is attribute_type and func.attr in ("eval", "train") and _mode_change(call) is True:
             return True
         withs = site.info.withs
-        if withs and any(_is_eval_context(facts, w) for w in withs):
-            return True
-        train_kw = site.kwarg("training")
-        if isinstance(train_kw, ast.Constant) and train_kw.value is False:
-            return True
+        if withs:
+            in_eval_context = judged_withs.get(withs)
+            if in_eval_context is None:
+                in_eval_context = judged_withs[withs] = any(_is_eval_context(facts, w) for w in withs)
+            if in_eval_context:
+                return True
+        if call.keywords:
+            train_kw = site.kwarg("training")
+            if isinstance(train_kw, ast.Constant) and train_kw.value is False:
+                return True
     return False
 
 
+@functools.lru_cache(maxsize=4096)  # function names recur across scopes and files
 def is_eval_named(name: str) -> bool:
     # Every eval word contains "val" or "test", and every word of a name is part of it:
     # most names are ruled out without splitting them into words.
@@ -586,29 +596,18 @@ def _may_evaluate(facts: ModuleFacts, scope: Scope) -> bool:
     """Cheap pre-check: does this scope switch to eval mode or open an eval context at all?"""
     if not scope.loops and not scope.is_module:
         return False
-    if any(_is_eval_context(facts, d) for d in scope.decorators):
+    if scope.decorators and any(_is_eval_context(facts, d) for d in scope.decorators):
         return True
     evaluating = getattr(facts, "_dllog_evaluating_scopes", None)
     if evaluating is None:
         evaluating = {id(c.scope) for c in facts.calls_in("eval_context")}
-        evaluating |= {id(c.scope) for c in _eval_calls(facts) if c.name.endswith(".eval")}
+        evaluating |= {id(c.scope) for c in calls_named_ending(facts, ".eval")}
         facts._dllog_evaluating_scopes = evaluating  # type: ignore[attr-defined]
     return id(scope) in evaluating
 
 
-def _eval_calls(facts: ModuleFacts) -> list[CallSite]:
-    """Calls named ``*.eval`` or ``*.evaluate``, in the facts' order (one pass over the calls)."""
-    found = getattr(facts, "_dllog_eval_calls", None)
-    if found is None:
-        found = facts._dllog_eval_calls = [  # type: ignore[attr-defined]
-            c for c in facts.calls if c.name and c.name.endswith((".eval", ".evaluate"))
-        ]
-    return found
-
-
 def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
-    if not _may_evaluate(facts, scope):
-        return
+    """Eval loops of a scope that passed ``_may_evaluate``."""
     for loop, anchor in eval_loops(facts, scope):
         stmts = metric_statements(facts, scope, loop)
         if not stmts:
@@ -625,8 +624,8 @@ def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
 
 def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
     """``model.evaluate(..., verbose=0)`` whose results go nowhere."""
-    for site in _eval_calls(facts):
-        if not site.name.endswith(".evaluate") or site.receiver is None:
+    for site in calls_named_ending(facts, ".evaluate"):
+        if site.receiver is None:
             continue
         recv = dotted_name(site.receiver) or ""
         if "trainer" in recv.lower() or facts.local_target(site) is not None:
@@ -667,5 +666,6 @@ def unlogged_evaluation(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             if dedicated is not None:
                 yield dedicated
             continue  # an eval function that logs or returns: its loops are covered
-        yield from _embedded_evals(facts, scope)
+        if _may_evaluate(facts, scope):  # (checked here: most scopes stop at it)
+            yield from _embedded_evals(facts, scope)
     yield from _keras_evaluate(facts)
