@@ -379,12 +379,20 @@ def clear_caches() -> None:
     _found_near.clear()
 
 
+_default_configs: dict[str, Config] = {}
+
+
 def config_for_path(path: str | os.PathLike | None) -> Config:
     """The configuration that governs ``path`` (a file or a directory)."""
-    start = Path(path) if path else Path.cwd()
-    found = find_config_file(start)
+    found = find_config_file(path if path else os.getcwd())  # type: ignore[arg-type]
     if found is None:
-        return Config(root=str(Path.cwd()))
+        # No config file: the defaults, one object per working directory (not one per
+        # checked file).
+        cwd = os.getcwd()
+        cfg = _default_configs.get(cwd)
+        if cfg is None:
+            cfg = _default_configs[cwd] = Config(root=cwd)
+        return cfg
     try:
         key = (str(found), found.stat().st_mtime)
     except OSError:
