@@ -120,27 +120,29 @@ def is_metric_call(facts: ModuleFacts, site: CallSite) -> bool:
     return bool(tokens & METRIC_TOKENS)
 
 
-def _is_accuracy_expr(node: ast.AST, augmented: bool) -> bool:
-    """``(pred == y).sum()``, ``pred.eq(y).float().mean()``, ``correct += (p == y)``."""
-    for sub in walk(node):
-        compare = (isinstance(sub, ast.Compare) and any(isinstance(op, ast.Eq) for op in sub.ops)) or (
-            isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eq"
-        )
-        if not compare:
-            continue
-        if augmented:
-            return True
-        for outer in walk(node):
-            if isinstance(outer, ast.Call):
-                fname = outer.func.attr if isinstance(outer.func, ast.Attribute) else (outer.func.id if isinstance(outer.func, ast.Name) else "")
-                if fname in ACCURACY_REDUCERS or fname in ("sum", "mean"):
-                    return True
-    return False
-
-
-def _has_loss_attribute(node: ast.AST) -> bool:
-    """``outputs.loss`` (Hugging Face models return the loss as an attribute)."""
-    return any(isinstance(sub, ast.Attribute) and sub.attr in ("loss", "eval_loss") for sub in walk(node))
+def _value_traits(value: ast.AST) -> tuple[bool, bool, bool]:
+    """What makes an assigned value a metric, found in one walk: (an equality test,
+    ``p == y`` or ``p.eq(y)``; a reducer call, ``.sum()``/``mean(...)``...; a Hugging Face
+    ``outputs.loss`` / ``.eval_loss`` attribute)."""
+    equality = reducer = loss_attribute = False
+    compare_type, call_type, attribute_type, name_type = ast.Compare, ast.Call, ast.Attribute, ast.Name
+    for sub in walk(value):
+        cls = sub.__class__
+        if cls is compare_type:
+            if not equality:
+                equality = any(isinstance(op, ast.Eq) for op in sub.ops)
+        elif cls is call_type:
+            func = sub.func
+            if func.__class__ is attribute_type:
+                if func.attr == "eq":
+                    equality = True
+                elif func.attr in ACCURACY_REDUCERS:
+                    reducer = True
+            elif func.__class__ is name_type and func.id in ACCURACY_REDUCERS:
+                reducer = True
+        elif cls is attribute_type and sub.attr in ("loss", "eval_loss"):
+            loss_attribute = True
+    return equality, reducer, loss_attribute
 
 
 def _target_names(target: ast.AST) -> list[str]:
@@ -213,8 +215,10 @@ def metric_statements(facts: ModuleFacts, scope: Scope, node: ast.AST | None) ->
         value = getattr(stmt, "value", None) if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)) else None
         is_metric = bool(calls) and not isinstance(stmt, (ast.If, ast.While, ast.For, ast.AsyncFor, ast.Return))
         if value is not None and not is_metric:
-            is_metric = _is_accuracy_expr(value, isinstance(stmt, ast.AugAssign)) or (
-                not isinstance(stmt, ast.Expr) and _has_loss_attribute(value)
+            equality, reducer, loss_attribute = _value_traits(value)
+            # `correct += (p == y)` counts; `acc = (p == y).sum()` needs the reduction.
+            is_metric = (equality and (reducer or isinstance(stmt, ast.AugAssign))) or (
+                loss_attribute and not isinstance(stmt, ast.Expr)
             )
         if not is_metric:
             continue
