@@ -605,7 +605,7 @@ def _may_evaluate(facts: ModuleFacts, scope: Scope) -> bool:
     evaluating = getattr(facts, "_dllog_evaluating_scopes", None)
     if evaluating is None:
         evaluating = {id(c.scope) for c in facts.calls_in("eval_context")}
-        evaluating |= {id(c.scope) for c in calls_named_ending(facts, ".eval")}
+        evaluating |= {id(c.scope) for c in calls_named_ending(facts, ".eval", in_order=False)}
         facts._dllog_evaluating_scopes = evaluating  # type: ignore[attr-defined]
     return id(scope) in evaluating
 

@@ -955,13 +955,13 @@ def _text_lacks(facts: ModuleFacts, words: Iterable[str]) -> bool:
     return ascii_text and not any(w in text for w in words)
 
 
-def calls_named_ending(facts: ModuleFacts, endings: str | tuple[str, ...]) -> list[CallSite]:
-    """Calls whose name ends with ``endings`` (one, or any of a tuple), in the facts' order.
-    The distinct names are tested, not every call: a file has a few hundred names but
-    thousands of calls."""
+def calls_named_ending(facts: ModuleFacts, endings: str | tuple[str, ...], *, in_order: bool = True) -> list[CallSite]:
+    """Calls whose name ends with ``endings`` (one, or any of a tuple), in the facts' order
+    (with ``in_order`` False: grouped by name). The distinct names are tested, not every
+    call: a file has a few hundred names but thousands of calls."""
     by_name = facts._calls_by_name
     found = [site for name in by_name if name.endswith(endings) for site in by_name[name]]
-    if len(found) > 1:
+    if in_order and len(found) > 1:
         # Back into the facts' order: of two reports at one position the first one wins.
         wanted = {id(site) for site in found}
         found = [site for site in facts.calls if id(site) in wanted]
