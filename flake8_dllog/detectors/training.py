@@ -690,6 +690,13 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
 
 def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
     node = site.node
+    # `progress.display(i)` where `progress = ProgressMeter(n, [batch_time, losses])` holds
+    # the meter the loss went into (pytorch/examples imagenet, MoCo): the receiver carries it.
+    receiver = node.func.value if node.func.__class__ is ast.Attribute else None
+    while receiver.__class__ is ast.Attribute:
+        receiver = receiver.value
+    if receiver.__class__ is ast.Name and receiver.id != "self" and receiver.id in derived:
+        return True
     args = list(node.args) + [k.value for k in node.keywords]
     for kw in node.keywords:
         if kw.arg is None or (kw.arg and LOSS_WORD.search(kw.arg)):
