@@ -159,6 +159,7 @@ class Vocabulary:
     entries: dict[str, tuple[str, ...]]
     _matchers: dict[str, Matcher] = field(default_factory=dict, repr=False)
     _last_categories: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _name_categories: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _literal_lasts: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
     _wild_lasts: tuple = field(default=(), repr=False)
 
@@ -194,6 +195,17 @@ class Vocabulary:
             if extra:
                 hit += extra
             cache[last] = hit
+        return hit
+
+    def categories_for_name(self, name: str) -> tuple[str, ...]:
+        """categories_for_last() of a dotted call name's last segment, cached per name
+        (the same call names recur from file to file)."""
+        cache = self._name_categories
+        hit = cache.get(name)
+        if hit is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            hit = cache[name] = self.categories_for_last(name.rsplit(".", 1)[-1].lower())
         return hit
 
     def extended(self, extra: dict[str, list[str]]) -> "Vocabulary":

@@ -671,24 +671,16 @@ class ModuleFacts:
     @cached_property
     def _candidate_names(self) -> dict[str, list[str]]:
         """Per vocabulary category, the call names of this module whose last segment may
-        match it (each distinct last segment looked up once for all categories)."""
-        by_last: dict[str, list[str]] = {}
-        for name in self._calls_by_name:
-            last = name.rsplit(".", 1)[-1].lower()
-            bucket = by_last.get(last)
-            if bucket is None:
-                by_last[last] = [name]
-            else:
-                bucket.append(name)
+        match it (each distinct name looked up once for all categories)."""
         index: dict[str, list[str]] = {}
-        categories_for_last = self.vocabulary.categories_for_last
-        for last, names in by_last.items():
-            for category in categories_for_last(last):
+        categories_for_name = self.vocabulary.categories_for_name
+        for name in self._calls_by_name:
+            for category in categories_for_name(name):
                 bucket = index.get(category)
                 if bucket is None:
-                    index[category] = list(names)
+                    index[category] = [name]
                 else:
-                    bucket.extend(names)
+                    bucket.append(name)
         return index
 
     def is_category(self, site: CallSite, category: str) -> bool:
