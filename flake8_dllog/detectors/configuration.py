@@ -957,7 +957,8 @@ INFRASTRUCTURE_KEY_RE = re.compile(
 
 def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
     """Is the loaded file read only for infrastructure keys (``cfg["tracking_uri"]``,
-    ``cfg["s3_access_key_id"]``)? A config used whole, or not at all, is not."""
+    ``cfg.get("s3_endpoint")``, ``cfg.host``)? A config used any other way (whole, passed
+    on, iterated), or not at all, is not."""
     names = set(load.names)
     # The load statement and the blocks around it (`with open(...) as f:`) bind it.
     binding: set[int] = set()
@@ -965,14 +966,52 @@ def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
     while info is not None:
         binding.add(id(info.stmt))
         info = info.parent
-    exprs = [info.stmt for info in facts.scope_stmts(load.scope) if id(info.stmt) not in binding]
-    whole, fields = mentions(exprs, names)
-    # a field use reads `cfg["tracking_uri"]` / `cfg.db.host`: judge its last key
-    keys = [_LAST_KEY_RE.findall(f)[-1:] for f in fields]
-    return not whole and bool(keys) and all(key and INFRASTRUCTURE_KEY_RE.search(key[0]) for key in keys)
+    uses = 0
+    keys: list[str] = []
+    for info in facts.scope_stmts(load.scope):
+        if id(info.stmt) in binding:
+            continue
+        for node in _own_exprs(info.stmt):
+            for sub in walk(node):
+                cls = sub.__class__
+                if cls is ast.Name:
+                    uses += sub.id in names
+                elif cls is ast.Subscript and _is_name_in(sub.value, names):
+                    key = sub.slice
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        keys.append(key.value)
+                elif cls is ast.Attribute and _is_name_in(sub.value, names) and sub.attr != "get":
+                    keys.append(sub.attr)
+                elif (
+                    cls is ast.Call
+                    and isinstance(sub.func, ast.Attribute)
+                    and sub.func.attr == "get"
+                    and _is_name_in(sub.func.value, names)
+                    and sub.args
+                    and isinstance(sub.args[0], ast.Constant)
+                    and isinstance(sub.args[0].value, str)
+                ):
+                    keys.append(sub.args[0].value)
+    return uses > 0 and uses == len(keys) and all(INFRASTRUCTURE_KEY_RE.search(key) for key in keys)
 
 
-_LAST_KEY_RE = re.compile(r"\w+")
+_NESTED_STATEMENTS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def _own_exprs(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The expressions a statement holds itself (its nested statements are listed on their
+    own by ``facts.scope_stmts``)."""
+    for fname, value in ast.iter_fields(stmt):
+        if fname in _NESTED_STATEMENTS:
+            continue
+        if isinstance(value, list):
+            yield from (v for v in value if isinstance(v, ast.AST))
+        elif isinstance(value, ast.AST):
+            yield value
+
+
+def _is_name_in(node: ast.AST, names: set[str]) -> bool:
+    return node.__class__ is ast.Name and node.id in names  # type: ignore[attr-defined]
 
 
 def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], aliases: set[str]) -> set[str]:
