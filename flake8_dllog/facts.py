@@ -264,7 +264,7 @@ class ModuleFacts:
         import_types = (ast.Import, ast.ImportFrom)
         top = [stmt for stmt in body if stmt.__class__ in import_types]
         elsewhere = self._import_lines_below_top_level(top)
-        if elsewhere is not None and not elsewhere:
+        if not elsewhere:
             return top
         found: list[ast.stmt] = []
         blocks = [body]
@@ -275,11 +275,10 @@ class ModuleFacts:
                     if isinstance(stmt, import_types):
                         found.append(stmt)
                     continue
-                if elsewhere is not None:
-                    # Only a statement spanning a line that says "import" can hold one.
-                    i = bisect_left(elsewhere, stmt.lineno)
-                    if i == len(elsewhere) or elsewhere[i] > (stmt.end_lineno or stmt.lineno):
-                        continue
+                # Only a statement spanning a line that says "import" can hold one.
+                i = bisect_left(elsewhere, stmt.lineno)
+                if i == len(elsewhere) or elsewhere[i] > (stmt.end_lineno or stmt.lineno):
+                    continue
                 for fname in BLOCK_FIELDS:
                     sub = getattr(stmt, fname, None)
                     if sub:
@@ -291,12 +290,12 @@ class ModuleFacts:
         found.sort(key=lambda n: (n.lineno, n.col_offset))
         return found
 
-    def _import_lines_below_top_level(self, top_imports: list[ast.stmt]) -> "list[int] | None":
+    def _import_lines_below_top_level(self, top_imports: list[ast.stmt]) -> list[int]:
         """The lines (ascending) that say ``import`` outside the top-level import
         statements. A nested import statement has that word on a line of its own span,
         and a line of a top-level import belongs to no compound statement; so only the
         statements spanning these lines need a look, and none when there are none (most
-        files import at the top only). ``None`` would mean: look everywhere."""
+        files import at the top only)."""
         text = self.text
         pos = text.find("import")
         if pos < 0:
@@ -454,15 +453,11 @@ class ModuleFacts:
         call_type=ast.Call,
         attribute_type=ast.Attribute,
         name_type=ast.Name,
-        binop_type=ast.BinOp,
-        compare_type=ast.Compare,
-        subscript_type=ast.Subscript,
         list_type=list,
         getattr=getattr,
     ) -> None:
         # Hand-rolled walk over only the fields that can hold sub-expressions: several
-        # times faster than ast.walk, and this is the engine's hot loop. The commonest
-        # node classes are unrolled (direct attribute reads instead of a field loop).
+        # times faster than ast.walk, and this is the engine's hot loop.
         stack = list(node) if node.__class__ is list_type else [node]
         aliases = self.aliases
         calls = self.calls
@@ -503,30 +498,6 @@ class ModuleFacts:
                 v = n.value
                 while v.__class__ is attribute_type:
                     v = v.value
-                if v.__class__ not in leaves:
-                    push(v)
-                continue
-            if cls is binop_type:
-                v = n.left
-                if v.__class__ not in leaves:
-                    push(v)
-                v = n.right
-                if v.__class__ not in leaves:
-                    push(v)
-                continue
-            if cls is compare_type:
-                v = n.left
-                if v.__class__ not in leaves:
-                    push(v)
-                for v in n.comparators:
-                    if v.__class__ not in leaves:
-                        push(v)
-                continue
-            if cls is subscript_type:
-                v = n.value
-                if v.__class__ not in leaves:
-                    push(v)
-                v = n.slice
                 if v.__class__ not in leaves:
                     push(v)
                 continue
