@@ -112,7 +112,6 @@ class Matcher:
             key: re.compile("|".join(f"(?:{pattern_to_regex(p)})" for p in pats) + r"\Z", re.I)
             for key, pats in by_last.items()
         }
-        self._last_cache: dict[str, bool] = {}
         self._wild_last = (
             re.compile("|".join(f"(?:{_segment_regex(last_segment(p))})" for p in wild_last_only) + r"\Z", re.I)
             if wild_last_only
@@ -124,16 +123,19 @@ class Matcher:
             else None
         )
 
-    def may_match_last(self, last: str) -> bool:
-        """Could a call whose last name segment is ``last`` (lower-case) match, other than
-        through a pattern anchored at a literal head module (see ``heads``)?"""
-        cache = self._last_cache
-        hit = cache.get(last)
-        if hit is None:
-            hit = cache[last] = last in self._by_last or bool(
-                self._wild_last is not None and self._wild_last.match(last)
-            )
-        return hit
+    @property
+    def literal_lasts(self) -> Iterable[str]:
+        """The plain (wildcard-free) last segments of the patterns, lower-case."""
+        return self._by_last.keys()
+
+    @property
+    def has_wild_last(self) -> bool:
+        """Is there a pattern with a wildcard last segment and no literal head module?"""
+        return self._wild_last is not None
+
+    def may_match_wild_last(self, last: str) -> bool:
+        """Could ``last`` (lower-case) match one of those patterns' last segments?"""
+        return self._wild_last is not None and self._wild_last.match(last) is not None
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
@@ -160,8 +162,6 @@ class Vocabulary:
     _matchers: dict[str, Matcher] = field(default_factory=dict, repr=False)
     _last_categories: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _name_categories: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
-    _literal_lasts: dict[str, tuple[str, ...]] | None = field(default=None, repr=False)
-    _wild_lasts: tuple = field(default=(), repr=False)
 
     def matcher(self, category: str) -> Matcher:
         m = self._matchers.get(category)
@@ -179,23 +179,27 @@ class Vocabulary:
         if hit is None:
             if len(cache) > 200_000:  # a long-lived language server: stay bounded
                 cache.clear()
-            if self._literal_lasts is None:
-                literal: dict[str, list[str]] = {}
-                wild: list[tuple[str, re.Pattern]] = []
-                for category in self.entries:
-                    matcher = self.matcher(category)
-                    for key in matcher._by_last:
-                        literal.setdefault(key, []).append(category)
-                    if matcher._wild_last is not None:
-                        wild.append((category, matcher._wild_last))
-                self._literal_lasts = {key: tuple(cats) for key, cats in literal.items()}
-                self._wild_lasts = tuple(wild)
-            hit = self._literal_lasts.get(last, ())
-            extra = tuple(c for c, rx in self._wild_lasts if c not in hit and rx.match(last))
+            literal, wild = self._last_index
+            hit = literal.get(last, ())
+            extra = tuple(c for c, m in wild if c not in hit and m.may_match_wild_last(last))
             if extra:
                 hit += extra
             cache[last] = hit
         return hit
+
+    @functools.cached_property
+    def _last_index(self) -> tuple[dict[str, tuple[str, ...]], tuple[tuple[str, Matcher], ...]]:
+        """(plain last segment -> the categories with a pattern ending in it, the
+        categories with a wildcard last segment and their matchers)."""
+        literal: dict[str, list[str]] = {}
+        wild: list[tuple[str, Matcher]] = []
+        for category in self.entries:
+            matcher = self.matcher(category)
+            for key in matcher.literal_lasts:
+                literal.setdefault(key, []).append(category)
+            if matcher.has_wild_last:
+                wild.append((category, matcher))
+        return {key: tuple(cats) for key, cats in literal.items()}, tuple(wild)
 
     def categories_for_name(self, name: str) -> tuple[str, ...]:
         """categories_for_last() of a dotted call name's last segment, cached per name
