@@ -76,7 +76,7 @@ def _apply_overrides(cfg: Config, overrides: dict) -> Config:
     return replace(cfg, **changes) if changes else cfg
 
 
-def resolve_config(path: Path, overrides: dict) -> Config:
+def resolve_config(path: str | Path, overrides: dict) -> Config:
     explicit = overrides.get("config_file")
     cfg = load_config_file(Path(explicit)) if explicit else config_for_path(path)
     return _apply_overrides(cfg, overrides)
@@ -85,7 +85,7 @@ def resolve_config(path: Path, overrides: dict) -> Config:
 def _check_worker(args: tuple[str, dict]) -> tuple[list[Finding], str | None]:
     path, overrides = args
     try:
-        cfg = resolve_config(path, overrides)  # type: ignore[arg-type]  (a str does: no Path per file)
+        cfg = resolve_config(path, overrides)  # the str as given: no Path object per file
     except ConfigError as exc:
         return [], f"config:{exc}"
     result = check_file(path, cfg)

@@ -320,7 +320,7 @@ def load_config_file(path: Path) -> Config:
     return parse_config(data, str(path), root=str(path.parent))
 
 
-def find_config_file(start: Path) -> Path | None:
+def find_config_file(start: str | os.PathLike) -> Path | None:
     # The same answer for every file of a directory, found without resolving each file's
     # path (a realpath costs more than the rest of the lookup): only a symlinked file can
     # lead elsewhere than its directory does.
@@ -384,7 +384,7 @@ _default_configs: dict[str, Config] = {}
 
 def config_for_path(path: str | os.PathLike | None) -> Config:
     """The configuration that governs ``path`` (a file or a directory)."""
-    found = find_config_file(path if path else os.getcwd())  # type: ignore[arg-type]
+    found = find_config_file(path if path else os.getcwd())
     if found is None:
         # No config file: the defaults, one object per working directory (not one per
         # checked file).

@@ -348,7 +348,7 @@ def check_file(path: str | Path, config: Config | None = None, *, codes: frozens
     """Read and check a file; unreadable input becomes an error result, never an exception."""
     shown = str(path)
     try:
-        data = read_source_bytes(path)  # type: ignore[arg-type]  (os.open takes either)
+        data = read_source_bytes(path)
     except OSError as exc:
         return CheckResult(path=shown, error=f"cannot read file: {exc.strerror or exc}")
     try:
