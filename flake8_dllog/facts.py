@@ -808,6 +808,21 @@ def _walk_fields(cls: type) -> tuple[str, ...]:
     return fields
 
 
+def own_expressions(stmt: ast.stmt, *, decorators: bool = True) -> list[ast.AST]:
+    """The expressions a statement holds itself, not those of the statements nested in
+    it (its body, branches, handlers, cases); a def's or class's decorators only when
+    ``decorators``."""
+    out: list[ast.AST] = []
+    for fname, value in ast.iter_fields(stmt):
+        if fname in _NESTED_BLOCKS or (fname == "decorator_list" and not decorators):
+            continue
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, ast.AST))
+    return out
+
+
 def walk(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``node`` (itself included), depth-first.
 

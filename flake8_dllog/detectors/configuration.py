@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
 from .training import is_training_module
 
@@ -971,7 +971,7 @@ def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
     for info in facts.scope_stmts(load.scope):
         if id(info.stmt) in binding:
             continue
-        for node in _own_exprs(info.stmt):
+        for node in own_expressions(info.stmt):
             for sub in walk(node):
                 cls = sub.__class__
                 if cls is ast.Name:
@@ -993,21 +993,6 @@ def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
                 ):
                     keys.append(sub.args[0].value)
     return uses > 0 and uses == len(keys) and all(INFRASTRUCTURE_KEY_RE.search(key) for key in keys)
-
-
-_NESTED_STATEMENTS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
-
-
-def _own_exprs(stmt: ast.stmt) -> Iterator[ast.AST]:
-    """The expressions a statement holds itself (its nested statements are listed on their
-    own by ``facts.scope_stmts``)."""
-    for fname, value in ast.iter_fields(stmt):
-        if fname in _NESTED_STATEMENTS:
-            continue
-        if isinstance(value, list):
-            yield from (v for v in value if isinstance(v, ast.AST))
-        elif isinstance(value, ast.AST):
-            yield value
 
 
 def _is_name_in(node: ast.AST, names: set[str]) -> bool:

@@ -27,7 +27,7 @@ from typing import Iterator
 
 from ..catalog import Matcher
 from ..config import Config
-from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, referenced_names, walk
+from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, own_expressions, referenced_names, walk
 from . import Report, header_span, rule
 from .saving import memoised
 from .training import calls_named_ending, training_loops
@@ -188,19 +188,6 @@ def _own_stmts(facts: ModuleFacts, scope: Scope, node: ast.AST | None = None) ->
     return [s for s in stmts if lo <= s.lineno <= hi]
 
 
-def _stmt_own_exprs(stmt: ast.stmt) -> list[ast.AST]:
-    """The expressions a statement owns (not those of its nested statements)."""
-    out = []
-    for fname, value in ast.iter_fields(stmt):
-        if fname in ("body", "orelse", "finalbody", "handlers", "cases", "decorator_list"):
-            continue
-        if isinstance(value, ast.AST):
-            out.append(value)
-        elif isinstance(value, list):
-            out.extend(v for v in value if isinstance(v, ast.AST))
-    return out
-
-
 def metric_statements(facts: ModuleFacts, scope: Scope, node: ast.AST | None) -> list[tuple[ast.stmt, list[str]]]:
     """(statement, names it binds to a metric) for statements computing a loss/metric."""
     metric_calls: dict[int, list[CallSite]] = {}
@@ -260,7 +247,7 @@ def derived_names(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]
                     derived.update(_stmt_targets(stmt))
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and _refs(_names_in(stmt.iter), derived):
                 derived.update(_target_names(stmt.target))
-            for expr in _stmt_own_exprs(stmt):
+            for expr in own_expressions(stmt, decorators=False):
                 for call in walk(expr):
                     if (
                         isinstance(call, ast.Call)
