@@ -1002,31 +1002,33 @@ def _is_name_in(node: ast.AST, names: set[str]) -> bool:
 def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], aliases: set[str]) -> set[str]:
     """Config fields handed to a same-module function under a parameter that function
     logs: ``train_net(epochs=args.epochs, lr=args.lr)`` where ``train_net`` says
-    ``logging.info(f"Epochs: {epochs} Learning rate: {lr}")`` (milesial/Pytorch-UNet)."""
+    ``logging.info(f"Epochs: {epochs} Learning rate: {lr}")`` (milesial/Pytorch-UNet).
+    Arguments are matched to parameters as _follow_aliases() does, from the same index."""
     out: set[str] = set()
     logged_params: dict[int, set[str]] = {}
-    for scope in facts.scopes:
-        if scope.is_module or not facts.callers_of(scope):
+    for call in _config_index(facts).flow_calls:
+        site, params = call.site, call.params
+        target = site.target
+        if target is None or not params:
             continue
-        for site in facts.callers_of(scope):
-            passed: list[tuple[str, ast.expr]] = [(kw.arg, kw.value) for kw in site.node.keywords if kw.arg]
-            params = [a.arg for a in scope.node.args.posonlyargs + scope.node.args.args]  # type: ignore[attr-defined]
-            if scope.class_name and params and params[0] in ("self", "cls"):
-                params = params[1:]
-            passed += [(param, arg) for param, arg in zip(params, site.node.args) if not isinstance(arg, ast.Starred)]
-            for param, value in passed:
-                if not isinstance(value, (ast.Attribute, ast.Subscript)) or root_name(value) not in alias_roots:
-                    continue
-                _, fields = mentions([value], aliases)
-                if not fields:
-                    continue
-                names = logged_params.get(id(scope))
-                if names is None:
-                    names = logged_params[id(scope)] = {
-                        n.id for c in scope.calls if facts.is_logging(c) for n in walk(c.node) if isinstance(n, ast.Name)
-                    }
-                if param in names:
-                    out |= fields
+        passed = [(kw.arg, kw.value) for kw in site.node.keywords if kw.arg in params]
+        for i, arg in enumerate(site.node.args):
+            if isinstance(arg, ast.Starred) or i + call.offset >= len(params):
+                break
+            passed.append((params[i + call.offset], arg))
+        for param, value in passed:
+            if not isinstance(value, (ast.Attribute, ast.Subscript)) or root_name(value) not in alias_roots:
+                continue
+            _, fields = mentions([value], aliases)
+            if not fields:
+                continue
+            names = logged_params.get(id(target))
+            if names is None:
+                names = logged_params[id(target)] = {
+                    n.id for c in target.calls if facts.is_logging(c) for n in walk(c.node) if isinstance(n, ast.Name)
+                }
+            if param in names:
+                out |= fields
     return out
 
 
