@@ -73,6 +73,8 @@ class IncrementalParser:
         self._lines: list[str] | None = None
         self._body: list[ast.stmt] = []
         self._starts: list[int] = []  # first line of each top-level statement (decorators included)
+        # Per kept top-level statement, its nodes that carry line numbers (see shift_lines).
+        self._positioned: dict[int, tuple[ast.stmt, list[ast.AST]]] = {}
         self.reused_last = 0  # top-level statements reused by the last parse (for tests and stats)
 
     def parse(self, text: str, path: str) -> ast.Module:
@@ -100,6 +102,10 @@ class IncrementalParser:
         self._lines = lines
         self._body = list(tree.body)
         self._starts = [_stmt_start(s) for s in self._body]
+        if self._positioned:
+            # Only statements of this version: a dropped statement's nodes are not kept alive.
+            current = {id(s): s for s in self._body}
+            self._positioned = {k: v for k, v in self._positioned.items() if current.get(k) is v[0]}
 
     def _reparse(self, lines: list[str], path: str) -> ast.Module | None:
         old = self._lines
@@ -158,7 +164,7 @@ class IncrementalParser:
             moves.append((tail, shift))
         # Only now that every region parsed: the old tree is not used again after this.
         for stmts, delta in moves:
-            shift_lines(stmts, delta)
+            shift_lines(stmts, delta, self._positioned)
         self.reused_last = kept
         return ast.Module(body=new_body, type_ignores=[])
 
@@ -228,9 +234,11 @@ def _shift_plan(cls: type) -> tuple[bool, tuple[str, ...]]:
     return plan
 
 
-def shift_lines(stmts: list[ast.stmt], delta: int) -> None:
-    """Move every node under ``stmts`` ``delta`` lines down (up when negative), in place."""
-    stack: list = list(stmts)
+def positioned_nodes(stmt: ast.stmt) -> list[ast.AST]:
+    """Every node under ``stmt`` (itself included) that carries line numbers."""
+    found: list[ast.AST] = []
+    keep = found.append
+    stack: list = [stmt]
     pop, push = stack.pop, stack.append
     plans = _SHIFT_PLAN
     list_type, node_type = list, ast.AST
@@ -239,9 +247,7 @@ def shift_lines(stmts: list[ast.stmt], delta: int) -> None:
         cls = node.__class__
         plan = plans.get(cls) or _shift_plan(cls)
         if plan[0]:
-            node.lineno += delta
-            if node.end_lineno is not None:
-                node.end_lineno += delta
+            keep(node)
         for fname in plan[1]:
             value = getattr(node, fname, None)
             if value is None:
@@ -252,3 +258,24 @@ def shift_lines(stmts: list[ast.stmt], delta: int) -> None:
                         push(item)
             elif isinstance(value, node_type):
                 push(value)
+    return found
+
+
+def shift_lines(stmts: list[ast.stmt], delta: int, cache: "dict[int, tuple[ast.stmt, list[ast.AST]]] | None" = None) -> None:
+    """Move every node under ``stmts`` ``delta`` lines down (up when negative), in place.
+
+    ``cache`` keeps each statement's :func:`positioned_nodes` from one shift to the next: the
+    statements below an edit move on every edit that adds or removes a line, and a flat
+    pass over the nodes is a fraction of walking the tree again."""
+    for stmt in stmts:
+        entry = cache.get(id(stmt)) if cache is not None else None
+        if entry is not None and entry[0] is stmt:
+            nodes = entry[1]
+        else:
+            nodes = positioned_nodes(stmt)
+            if cache is not None:
+                cache[id(stmt)] = (stmt, nodes)
+        for node in nodes:
+            node.lineno += delta
+            if node.end_lineno is not None:
+                node.end_lineno += delta
