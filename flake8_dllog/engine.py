@@ -235,7 +235,7 @@ def _to_finding(code: str, report: Report, facts: ModuleFacts, path: str, config
         end_line = getattr(node, "end_lineno", None) or line
         end_col = getattr(node, "end_col_offset", None) or col
     # Test code is not a training run: stay silent inside tests and fixtures.
-    if not config.check_tests:
+    if not config.check_tests and facts.has_test_scopes():
         info = facts.info(node) if isinstance(node, ast.stmt) else None
         scope = info.scope if info else _scope_of_line(facts, line)
         if scope is not None and facts.is_test_scope(scope):

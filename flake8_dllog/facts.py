@@ -218,6 +218,7 @@ class ModuleFacts:
         self._category_cache: dict[str, list[CallSite]] = {}
         self._callers: dict[str, list[CallSite]] = {}
         self._stmts_by_scope: dict[int, list[StmtInfo]] | None = None
+        self._has_test_scopes: bool | None = None
         self.module = Scope(node=tree, name="<module>", qualname="<module>")
         self.scopes.append(self.module)
         self._collect_imports(tree)
@@ -756,6 +757,14 @@ class ModuleFacts:
         if line.isascii():
             return byte_col
         return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def has_test_scopes(self) -> bool:
+        """Whether any function here is test code (see :meth:`is_test_scope`); most files
+        have none, and then no finding needs its scope looked up."""
+        cached = self._has_test_scopes
+        if cached is None:
+            cached = self._has_test_scopes = any(self.is_test_scope(s) for s in self.scopes if not s.is_module)
+        return cached
 
     def is_test_scope(self, scope: Scope) -> bool:
         s: Scope | None = scope
