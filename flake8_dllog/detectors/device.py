@@ -172,9 +172,10 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
     and so does ``print(args)`` (the namespace is printed with its ``device`` field)."""
     keys: set[str] = set()
     wholes: set[str] = set()
-    if dev is None:
+    # A bare `.cuda()` names no device: the `if args.cuda:` around it is what decides.
+    exprs = [dev] if dev is not None else _guarding_conditions(site)
+    if not exprs:
         return keys, wholes
-    exprs = [dev]
     if isinstance(dev, ast.Name):
         bound = index_of(facts).binding(site.scope, dev.id, site.node.lineno)
         if bound is not None:
@@ -183,14 +184,28 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
         text = facts.segment(expr)
         if text and expr is dev:
             keys.add(text)
+        # In a condition only whole names count (`args.cuda`, not its head `args`): a log
+        # of `args.lr` says nothing about the device.
+        heads = {id(n.value) for n in walk(expr) if isinstance(n, ast.Attribute)} if dev is None else ()
         for node in walk(expr):
-            if isinstance(node, (ast.Name, ast.Attribute)):
+            if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in heads:
                 t = dotted_name(node)
                 if t and "?" not in t and t not in GENERIC_NAMES and t.split(".")[0] not in ("torch", "os"):
                     keys.add(t)
                     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
                         wholes.add(node.value.id)
     return keys, wholes
+
+
+def _guarding_conditions(site: CallSite) -> list[ast.expr]:
+    """The tests of the ``if`` statements around a call, within its scope."""
+    tests: list[ast.expr] = []
+    info = site.info.parent
+    while info is not None and info.scope is site.scope:
+        if isinstance(info.stmt, ast.If):
+            tests.append(info.stmt.test)
+        info = info.parent
+    return tests
 
 
 def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
@@ -210,6 +225,14 @@ def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tup
         # A same-module helper that logs and is handed the device (`log_env(device)`).
         if any(k in t and p.search(t) for k, p in patterns for t in texts):
             return True
+        # `for key, value in vars(args).items(): mlflow.log_param(key, value)`: the
+        # namespace holding the device is logged field by field.
+        if wholes and site.loops and is_log_call(facts, site):
+            for loop in site.loops:
+                if isinstance(loop, (ast.For, ast.AsyncFor)):
+                    iterated = facts.segment(loop.iter) or ""
+                    if any(w in iterated and whole_mention_pattern(w).search(iterated) for w in wholes):
+                        return True
     return False
 
 
