@@ -996,7 +996,51 @@ def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, 
                 continue
             if last == "Trainer" and what.startswith("report_to"):
                 continue
+            if _other_logging_kept(facts, site):
+                continue
             yield site, what
+
+
+# Callbacks that record the metrics of every epoch by themselves (Keras `TensorBoard`,
+# `CSVLogger`, W&B's `WandbMetricsLogger`, `MLflowCallback`, a progress-bar callback...).
+LOGGING_CALLBACK = re.compile(r"TensorBoard|Logger|Logging|Wandb|WandB|MLflow|Mlflow|Neptune|Comet|Progress|Tqdm|TQDM", re.I)
+
+
+def _other_logging_kept(facts: ModuleFacts, site: CallSite) -> bool:
+    """``fit(..., verbose=0, callbacks=[TensorBoard(...), CSVLogger(...)])`` or an
+    ``mlflow.autolog()`` in the module: the console is quiet, the run is still recorded.
+    Callbacks the engine cannot see (a list built elsewhere) get the benefit of the doubt."""
+    if calls_named_ending(facts, "autolog", in_order=False):
+        return True
+    callbacks = site.kwarg("callbacks")
+    if callbacks is None:
+        return False
+    if isinstance(callbacks, ast.Name):
+        callbacks = _last_bound_before(facts, site, callbacks.id)
+    if not isinstance(callbacks, (ast.List, ast.Tuple)):
+        return True  # built elsewhere: cannot tell what it holds
+    for element in callbacks.elts:
+        if not isinstance(element, ast.Call):
+            return True  # a callback object made elsewhere
+        name = dotted_name(element.func, facts.aliases) or ""
+        last = name.rsplit(".", 1)[-1]
+        if LOGGING_CALLBACK.search(last):
+            return True
+        # A callback class of this module whose methods log (`on_epoch_end: print(logs)`).
+        if any(scope.class_name == last and facts.scope_logs(scope) for scope in facts.scopes):
+            return True
+    return False
+
+
+def _last_bound_before(facts: ModuleFacts, site: CallSite, name: str) -> ast.expr | None:
+    bound = None
+    for info in facts.scope_stmts(site.scope):
+        stmt = info.stmt
+        if stmt.lineno >= site.node.lineno:
+            break
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            bound = stmt.value
+    return bound
 
 
 # Endings of every call name _framework_logging_disabled() looks at (a cheap pre-test).
