@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 from ..config import Config
 from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
-from .training import is_training_module
+from .training import calls_named_ending, is_training_module
 
 # Names that conventionally hold a run's configuration (used when the load is not in this
 # file: `def main(args): torch.manual_seed(args.seed)`).
@@ -1126,11 +1126,18 @@ def _flags_only_parser(facts: ModuleFacts) -> bool:
     return True
 
 
+def _mlflow_autologs(facts: ModuleFacts) -> bool:
+    """``mlflow.autolog()``, ``mlflow.keras.autolog()``: the fit and optimizer parameters the
+    configuration feeds are recorded with the run; which of its fields reach them cannot be
+    told here, so the run counts as recording its configuration."""
+    return any(site.name.startswith("mlflow.") for site in calls_named_ending(facts, ".autolog", in_order=False))
+
+
 @rule("DLL600")
 def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """Configuration loaded in training code and never logged or recorded."""
     loads = config_loads(facts)
-    if not loads or not is_training_module(facts):
+    if not loads or not is_training_module(facts) or _mlflow_autologs(facts):
         return
     reported: set[tuple[str, str]] = set()
     for load in loads:
