@@ -26,6 +26,9 @@ UNFIXABLE = {
     # Keras `save_weights` writes weights only and has no slot for metadata; changing the call
     # to `model.save` would change the file format under the user's feet.
     ("DLL201", "save_weights"),
+    # A framework whose own logging was switched off (`fit(verbose=0)`): turning it back on is
+    # the user's choice of verbosity, not an insertion a fix can make.
+    ("DLL100", "verbose=0"),
 }
 
 
