@@ -629,6 +629,36 @@ def _has_dotted_prefix_in(names: "set[str] | frozenset[str]", prefixes: "set[str
     return False
 
 
+def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]:
+    """The named terms a loss is summed from (``total_loss = content_loss + style_loss``,
+    ``loss = ce + 0.1 * aux_loss``): logging them (or a running sum of them) logs the loss.
+    Only terms named like losses, and only those of the arithmetic itself (not the inputs
+    of a call such as ``criterion(out, y)``)."""
+    found: set[str] = set()
+    for info in facts.scope_stmts(scope):
+        stmt = info.stmt
+        if stmt.__class__ is ast.Assign:
+            targets = stmt.targets
+        elif stmt.__class__ in (ast.AugAssign, ast.AnnAssign) and stmt.value is not None:
+            targets = [stmt.target]
+        else:
+            continue
+        if not (stmt.value.__class__ is ast.BinOp and any(t.__class__ is ast.Name and t.id in seeds for t in targets)):
+            continue
+        terms = [stmt.value]
+        while terms:
+            term = terms.pop()
+            if term.__class__ is ast.BinOp:
+                terms += (term.left, term.right)
+            elif term.__class__ is ast.UnaryOp:
+                terms.append(term.operand)
+            elif term.__class__ in (ast.Name, ast.Attribute):
+                name = dotted_name(term)
+                if name and LOSS_WORD.search(name.rsplit(".", 1)[-1]):
+                    found.add(name)
+    return found - seeds
+
+
 def loss_derived_names(scope: Scope, seeds: set[str], facts: ModuleFacts) -> set[str]:
     """Names that (may) carry the loss: the loss itself, anything assigned from it, any
     container or meter it was put into (``meter.update(loss.item())``, ``hist.append``,
@@ -758,7 +788,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         if not possibly_logging and target is None:
             continue  # none of the tests below can hold
         if derived is None:
-            derived = loss_derived_names(tl.scope, seeds, facts)
+            derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
             loss_on_self = any(d.startswith("self.") for d in derived)
         if possibly_logging and _call_refs_loss(site, derived):
             return True
@@ -779,7 +809,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     callers = _callers(facts, tl.scope)  # none at module level
     if callers and _returned_values(facts, tl.scope):
         if derived is None:
-            derived = loss_derived_names(tl.scope, seeds, facts)
+            derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
         if not _returns_any(facts, tl.scope, derived):
             return False
         for caller in callers:
