@@ -1173,6 +1173,14 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
         # A parameter of a wrapper: look at what the callers pass.
         if depth > 0 and isinstance(site.scope.node, FUNC_TYPES):
             return _callers_pass_metadata(facts, site.scope, path.id, depth - 1)
+    elif depth > 0:
+        # `os.path.join(ckpt_dir, filename)` with `filename = "ckpt_epoch_" + str(e) + ".pth"`
+        # bound just before: the names the path is built from, one level back.
+        for name in names:
+            if "." not in name:
+                bound = index_of(facts).binding(site.scope, name, site.node.lineno)
+                if bound is not None and _metadata_in_path(facts, site, bound, depth - 1):
+                    return True
     return False
 
 
