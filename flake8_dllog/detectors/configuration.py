@@ -1126,6 +1126,17 @@ def _flags_only_parser(facts: ModuleFacts) -> bool:
     return True
 
 
+def _command_line_logged(facts: ModuleFacts) -> bool:
+    """``print(" ".join(sys.argv))``: the command line is in the log, and with the parser's
+    defaults in the source it gives every argument the run used."""
+    for site in facts.logging_calls:
+        for expr in call_exprs(site):
+            for node in walk(expr):
+                if node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node, facts.aliases) == "sys.argv":
+                    return True
+    return False
+
+
 def _mlflow_autologs(facts: ModuleFacts) -> bool:
     """``mlflow.autolog()``, ``mlflow.keras.autolog()``: the fit and optimizer parameters the
     configuration feeds are recorded with the run; which of its fields reach them cannot be
@@ -1147,7 +1158,7 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         reported.add(key)
         if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
-        if load.kind == "argparse" and _flags_only_parser(facts):
+        if load.kind == "argparse" and (_flags_only_parser(facts) or _command_line_logged(facts)):
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue
