@@ -8,7 +8,8 @@ Prints two ratios (lower is better), each as p50 and p95 over repeated runs:
    — goal p95 <= 2.0. The edits cycle through typing at the end of the file, typing at the
    end of a line in the middle, inserting a line in the middle (every statement after it
    moves) and undo (see ``typing_edits``); the server re-parses only the statements an
-   edit touched (``flake8_dllog.incremental``) but always re-runs the whole analysis;
+   edit touched (``flake8_dllog.incremental``) but always re-runs the whole analysis, split
+   between two worker processes on a multi-core machine (``DLLOG_LSP_WORKERS=1``: one);
 2. server-side time of a quick-fix ``textDocument/codeAction`` request for one finding
    ÷ ``libcst.parse_module`` time of the same text — goal <= 1.5.
 
@@ -236,6 +237,7 @@ async def run(n_lines: int, runs: int, fix_runs: int, timeout: float) -> dict:
         "fix_code": str(diag.code),
         "fix_titles": titles,
         "executor": stats.executor,
+        "workers": len([p for p in stats.worker_pids if p]) or 1,
         "server_p50": pct(server_times, 0.5),
         "server_p95": pct(server_times, 0.95),
         "parse_median": parse_med,
@@ -264,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     r = asyncio.run(run(ns.lines, ns.runs, ns.fix_runs, ns.timeout))
     ms = 1000.0
     print(f"dllog language server on a generated {r['lines']}-line training script "
-          f"({r['diagnostics']} diagnostics; analysis in a {r['executor']} worker)")
+          f"({r['diagnostics']} diagnostics; analysis in {r['workers']} {r['executor']} worker(s))")
     print(f"  didChange -> publishDiagnostics, server-side, debounce excluded ({r['runs']} runs): "
           f"p50 {r['server_p50'] * ms:.1f} ms, p95 {r['server_p95'] * ms:.1f} ms")
     print(f"  ast.parse of the same texts in a fresh interpreter (median of best-of-3): {r['parse_median'] * ms:.1f} ms")

@@ -7,8 +7,9 @@ How it works:
 
 * Every open document has a :class:`DocState`. didOpen/didSave lint at once; didChange lints
   after a debounce (``call_later`` on the event loop, re-armed by each change). The analysis
-  (:func:`flake8_dllog.engine.check_source`) and the fixes run in one spawned worker process
-  (:mod:`.worker`; a thread only as a fallback) so the event loop keeps reading and answering
+  (:func:`flake8_dllog.engine.check_source`) and the fixes run in spawned worker processes
+  (:mod:`.worker`: two on a multi-core machine, each checking half of the rules; a thread
+  only as a fallback) so the event loop keeps reading and answering
   without fighting a CPU-bound thread for the GIL; when it finishes, results for a version that is no longer the
   document's are dropped, and a change that arrived meanwhile triggers one more run.
 * A document that does not parse (half-typed code) keeps the last good diagnostics and gets
@@ -90,33 +91,50 @@ class JobError(Exception):
 
 
 class Jobs:
-    """Runs :mod:`.worker` functions in one spawned worker process (threads as a fallback),
-    with a timeout; a hung or crashed worker is killed and replaced."""
+    """Runs :mod:`.worker` functions in spawned worker processes (threads as a fallback), with a
+    timeout; a hung or crashed worker is killed and replaced.
+
+    Lane 0 runs every kind of job. When the machine has a second core, lane 1 is a second
+    worker that takes part of each analysis (:func:`analyze`): the analysis is CPU-bound
+    Python, so two processes are what makes it finish sooner. ``DLLOG_LSP_WORKERS=1`` keeps
+    one."""
 
     def __init__(self) -> None:
         self.mode = os.environ.get("DLLOG_LSP_EXECUTOR", "process")
-        self._pool: ProcessPoolExecutor | None = None
+        try:
+            wanted = int(os.environ.get("DLLOG_LSP_WORKERS", "0"))
+        except ValueError:
+            wanted = 0
+        self.lanes = max(1, min(2, wanted or (os.cpu_count() or 1)))
+        self._pools: list[ProcessPoolExecutor | None] = [None] * self.lanes
         self._thread: ThreadPoolExecutor | None = None
         self.worker_pid: int | None = None
+        self.worker_pids: list[int | None] = [None] * self.lanes
 
-    def _executor(self):
-        if self.mode == "process" and self._pool is None:
+    @property
+    def split(self) -> bool:
+        """Does an analysis run in two workers?"""
+        return self.mode == "process" and self.lanes > 1
+
+    def _executor(self, lane: int = 0):
+        if self.mode == "process" and self._pools[lane] is None:
             try:
-                self._pool = ProcessPoolExecutor(
+                self._pools[lane] = ProcessPoolExecutor(
                     max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=worker.init_worker
                 )
             except Exception as exc:  # pragma: no cover - sandboxes without process support
                 log.warning("dllog: no worker process (%s); analysing in a thread", exc)
                 self.mode = "thread"
-        if self.mode == "process" and self._pool is not None:
-            return self._pool
+        pool = self._pools[lane] if self.mode == "process" else None
+        if pool is not None:
+            return pool
         if self._thread is None:
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dllog-analysis")
         return self._thread
 
-    async def run(self, fn, *args, timeout: float = JOB_TIMEOUT):
+    async def run(self, fn, *args, timeout: float = JOB_TIMEOUT, lane: int = 0):
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(), fn, *args)
+        future = loop.run_in_executor(self._executor(lane), fn, *args)
         try:
             return await asyncio.wait_for(future, timeout)
         except asyncio.TimeoutError:
@@ -128,22 +146,29 @@ class Jobs:
 
     async def start(self) -> None:
         try:
-            self.worker_pid = await self.run(worker.warm)
+            lanes = range(self.lanes if self.split else 1)
+            pids = await asyncio.gather(*(self.run(worker.warm, lane=lane) for lane in lanes))
+            self.worker_pids[: len(pids)] = pids
+            self.worker_pid = pids[0]
         except Exception as exc:  # pragma: no cover
             log.warning("dllog: worker warm-up failed: %s", exc)
 
     def reset(self) -> None:
-        pool, self._pool = self._pool, None
+        """Kill and forget every worker (a lane's document state lives in its worker: the
+        lanes start again together)."""
+        pools, self._pools = self._pools, [None] * self.lanes
         self.worker_pid = None
-        if pool is None:
-            return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            try:
-                process.kill()
-            except Exception:  # pragma: no cover
-                pass
+        self.worker_pids = [None] * self.lanes
+        for pool in pools:
+            if pool is None:
+                continue
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                try:
+                    process.kill()
+                except Exception:  # pragma: no cover
+                    pass
 
     def shutdown(self) -> None:
         self.reset()
@@ -366,7 +391,21 @@ class DllogLanguageServer(LanguageServer):
     async def analyze(self, uri: str, text: str, config: Config) -> tuple[list[Finding], str | None]:
         """(findings, error) for one text, computed in the worker."""
         self.analyses += 1
-        return await self.jobs.run(worker.check, text, self.engine_path(uri), config)
+        path = self.engine_path(uri)
+        if not self.jobs.split:
+            return await self.jobs.run(worker.check, text, path, config)
+        # Each worker checks its lane's rules on the same text; together they are every rule.
+        parts = await asyncio.gather(
+            *(self.jobs.run(worker.check, text, path, config, lane, lane=lane) for lane in (0, 1)),
+            return_exceptions=True,
+        )
+        for part in parts:
+            if isinstance(part, BaseException):
+                raise part
+        (first, error), (second, _) = parts  # type: ignore[misc]
+        if error is not None:
+            return first, error  # both report the same parse error
+        return sorted(first + second, key=Finding.sort_key), None
 
     async def _analyze_and_publish(self, uri, st, version, text, settings, changed_at, debounce_s) -> None:
         if not settings.enable:
@@ -879,6 +918,7 @@ def server_stats(ls: DllogLanguageServer, params: Any = None) -> dict:
     return {
         "pid": os.getpid(),
         "worker_pid": ls.jobs.worker_pid,
+        "worker_pids": list(ls.jobs.worker_pids),
         "executor": ls.jobs.mode,
         "rss_kb": rss_kb,
         "diagnostics": list(ls.stats["diagnostics"]),
