@@ -383,3 +383,24 @@ def test_findings_a_fix_brings_are_fixed_in_the_same_run():
     assert apply_edits(source, result.edits) == result.source
     assert fix_source(result.source, "train.py", Config(), select={"DLL500", "DLL502"}).source == result.source
     assert "DLL500" in first
+
+
+def test_a_fix_that_does_not_silence_its_finding_is_applied_once(monkeypatch):
+    """If a detector keeps reporting a finding its fix should have silenced, the next round
+    of `fix_source` must not insert the same statement again (it did, four times)."""
+    from flake8_dllog import detectors
+    from flake8_dllog.detectors import Report
+
+    def stubborn_seed_rule(facts, config):
+        for site in facts.calls:
+            if site.name == "torch.manual_seed":
+                yield Report(site.node, context={
+                    "seed": "args.seed", "seed_origin": "config", "anchor": "after",
+                    "anchor_line": site.stmt.lineno, "scope": "<module>", "class_bases": [],
+                })
+
+    monkeypatch.setitem(detectors.REGISTRY, "DLL501", stubborn_seed_rule)
+    source = "import torch\n\ntorch.manual_seed(args.seed)\nfor x in loader:\n    model(x).sum().backward()\n    optimizer.step()\n"
+    result = fix_source(source, "train.py", Config(), select={"DLL501"})
+    assert result.source.count("args.seed") == 2, result.source  # the seeding and one log line
+    assert [f.code for f in result.remaining] == ["DLL501"]

@@ -263,6 +263,7 @@ def fix_source(
     rounds: list[list[TextEdit]] = []
     fixed: list[Finding] = []
     remaining = findings
+    attempted: set[tuple] = set()
     # A fix can make another rule apply (the seeding it adds asks for determinism flags): like
     # ruff, fix again until nothing fixable is left, so that a second `dllog fix` changes nothing.
     for _ in range(MAX_ROUNDS):
@@ -280,9 +281,12 @@ def fix_source(
             break
         rounds.append(edits)
         fixed += fixed_now
+        attempted.update(_fix_identity(f) for f in fixed_now)
         current, current_tree = new_text, new_tree
         remaining = _findings(current, current_tree, path, config, codes)
-        pending = [f for f in remaining if f.fixable]
+        # A finding its own fix did not silence is not fixed again: a second round would
+        # insert the same line twice.
+        pending = [f for f in remaining if f.fixable and _fix_identity(f) not in attempted]
         if not pending:
             break
     if not rounds:
@@ -293,6 +297,16 @@ def fix_source(
 
 
 MAX_ROUNDS = 4
+
+
+def _fix_identity(finding: Finding) -> tuple:
+    """What stays the same about a finding when a fix inserts lines above it: its code and
+    its context without line numbers."""
+    return (
+        finding.code,
+        finding.message,
+        tuple(sorted((k, repr(v)) for k, v in finding.context.items() if not k.endswith("_line"))),
+    )
 
 
 def _line_edits(old: str, new: str) -> list[TextEdit]:
