@@ -527,6 +527,8 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
     if isinstance(expr, ast.Call):
         name = dotted_name(expr.func, facts.aliases) or ""
         if name in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+            if expr.args and _names_rank_variable(expr.args[0]):
+                return None, set()  # `1337 + int(os.environ.get("RANK", 0))`: a per-process offset
             return "config", set()
         if name.endswith("initial_seed") or name.endswith("get_state"):
             return None, set()  # derived from an existing seed (per-worker seeding)
@@ -544,6 +546,8 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
     if isinstance(expr, (ast.Attribute, ast.Subscript)):
         dotted = dotted_name(expr, facts.aliases) or ""
         if dotted.startswith(("os.environ", "sys.argv")):
+            if isinstance(expr, ast.Subscript) and _names_rank_variable(expr.slice):
+                return None, set()  # `os.environ["RANK"]`: which process this is, not a setting
             return "config", set()
         root = root_name(expr)
         text = plain_dotted(expr)
@@ -578,6 +582,14 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
 
 
 _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign})
+
+# Environment variables that say which process of a distributed launch this is (torchrun,
+# SLURM, Open MPI, MPICH): a seed offset by one is per-worker seeding of a literal seed.
+RANK_VARIABLE = re.compile(r"(?:LOCAL_|NODE_|GROUP_|WORLD_)?RANK|SLURM_(?:PROCID|LOCALID|NODEID)|OMPI_COMM_WORLD_(?:LOCAL_)?RANK|PMI_RANK")
+
+
+def _names_rank_variable(key: ast.AST) -> bool:
+    return isinstance(key, ast.Constant) and isinstance(key.value, str) and RANK_VARIABLE.fullmatch(key.value) is not None
 
 
 def _literal_configs(facts: ModuleFacts) -> set[str]:
@@ -757,12 +769,12 @@ def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast
     whole, fields = mentions(log_exprs, dotted)
     if whole:
         return True
-    # `config["seed"]` style carriers: compare source text.
-    texts = {c for c in carriers if "[" in c}
+    # `config["seed"]` or `int(os.environ.get("SEED", "0"))` carriers: compare source text.
+    texts = {c for c in carriers if "[" in c or "(" in c}
     if texts:
         for e in log_exprs:
             for node in walk(e):
-                if isinstance(node, ast.Subscript) and facts.segment(node) in texts:
+                if isinstance(node, (ast.Subscript, ast.Call, ast.BinOp)) and facts.segment(node) in texts:
                     return True
     # `wandb.init(config={"seed": args.seed})`, `torch.save({"seed": args.seed, ...}, path)`
     for site in facts.calls_in("config_record") + facts.calls_in("save"):
