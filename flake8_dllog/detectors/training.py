@@ -295,7 +295,16 @@ def _judge_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _is_opaque_reporter(site: CallSite) -> bool:
     func = site.node.func
+    if _installs_hook(site.name or "") and site.node.args and isinstance(site.node.args[0], ast.Lambda):
+        return False  # `hidden.register_hook(lambda grad: grad * 0.5)`: autograd, not a reporter
     return _opaque_reporter_name(site.name or "", func.id if isinstance(func, ast.Name) else None)
+
+
+def _installs_hook(name: str) -> bool:
+    """``register_hook``, ``register_forward_hook``...: a tensor's or module's hook, or a
+    training framework's (mmcv ``runner.register_hook(LoggerHook())``), by its argument."""
+    last = name.rsplit(".", 1)[-1]
+    return last.startswith("register_") and last.endswith("hook")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -334,6 +343,8 @@ def _name_verdict(name: str) -> int:
         _NAME_VERDICTS.clear()
     if name in BUILTIN_PRINTS:
         verdict = _NEVER
+    elif _installs_hook(name):
+        verdict = _ASK_CALL  # what is installed decides (see _is_opaque_reporter)
     elif possibly_reports(name):
         verdict = _ALWAYS
     elif _callback_named(name):
@@ -630,11 +641,15 @@ def _has_dotted_prefix_in(names: "set[str] | frozenset[str]", prefixes: "set[str
 
 
 def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]:
-    """The named terms a loss is summed from (``total_loss = content_loss + style_loss``,
-    ``loss = ce + 0.1 * aux_loss``): logging them (or a running sum of them) logs the loss.
-    Only terms named like losses, and only those of the arithmetic itself (not the inputs
-    of a call such as ``criterion(out, y)``)."""
+    """The named parts of a loss: the terms it is summed from (``total_loss = content_loss +
+    style_loss``, ``loss = l_pi + l_v``) and what the call that returned it returned beside it
+    (``output, loss, loss_stats = model_with_loss(batch)``). Logging them (or running sums of
+    them) logs the loss. A term counts when it is named like a loss or computed in this
+    function (not ``alpha`` or ``args.weight``); the inputs of a call such as
+    ``criterion(out, y)`` are not parts."""
     found: set[str] = set()
+    computed: set[str] = set()  # names this scope binds to a computation (a call, arithmetic)
+    candidates: set[str] = set()
     for info in facts.scope_stmts(scope):
         stmt = info.stmt
         if stmt.__class__ is ast.Assign:
@@ -643,19 +658,32 @@ def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[s
             targets = [stmt.target]
         else:
             continue
-        if not (stmt.value.__class__ is ast.BinOp and any(t.__class__ is ast.Name and t.id in seeds for t in targets)):
+        value = stmt.value
+        if value.__class__ in (ast.Call, ast.BinOp, ast.UnaryOp):
+            computed.update(t.id for t in targets if t.__class__ is ast.Name)
+        for target in targets:
+            if target.__class__ is ast.Tuple and value.__class__ is ast.Call and any(
+                e.__class__ is ast.Name and e.id in seeds for e in target.elts
+            ):
+                found.update(
+                    e.id for e in target.elts if e.__class__ is ast.Name and e.id not in seeds and LOSS_WORD.search(e.id)
+                )
+        if not (value.__class__ is ast.BinOp and any(t.__class__ is ast.Name and t.id in seeds for t in targets)):
             continue
-        terms = [stmt.value]
+        terms = [value]
         while terms:
             term = terms.pop()
             if term.__class__ is ast.BinOp:
                 terms += (term.left, term.right)
             elif term.__class__ is ast.UnaryOp:
                 terms.append(term.operand)
-            elif term.__class__ in (ast.Name, ast.Attribute):
+            elif term.__class__ is ast.Name:
+                candidates.add(term.id)
+            elif term.__class__ is ast.Attribute:
                 name = dotted_name(term)
                 if name and LOSS_WORD.search(name.rsplit(".", 1)[-1]):
                     found.add(name)
+    found.update(n for n in candidates if LOSS_WORD.search(n) or n in computed)
     return found - seeds
 
 
@@ -721,12 +749,16 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
 def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
     node = site.node
     # `progress.display(i)` where `progress = ProgressMeter(n, [batch_time, losses])` holds
-    # the meter the loss went into (pytorch/examples imagenet, MoCo): the receiver carries it.
+    # the meter the loss went into (pytorch/examples imagenet, MoCo), or `bar.next()` after
+    # `bar.suffix = "Loss: {:.4f}".format(losses.avg)` (the `progress` package): the
+    # receiver carries it.
     receiver = node.func.value if node.func.__class__ is ast.Attribute else None
     while receiver.__class__ is ast.Attribute:
         receiver = receiver.value
-    if receiver.__class__ is ast.Name and receiver.id != "self" and receiver.id in derived:
-        return True
+    if receiver.__class__ is ast.Name and receiver.id != "self":
+        held = receiver.id
+        if held in derived or any(d.startswith(held + ".") for d in derived):
+            return True
     args = list(node.args) + [k.value for k in node.keywords]
     for kw in node.keywords:
         if kw.arg is None or (kw.arg and LOSS_WORD.search(kw.arg)):
@@ -807,6 +839,12 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             return True
     # Returned to a caller that logs it.
     callers = _callers(facts, tl.scope)  # none at module level
+    if not callers and not tl.scope.is_module and _returned_values(facts, tl.scope):
+        # `return running_loss / len(loader)` from a function nothing in this file calls: a
+        # library's train(), its caller elsewhere decides what to log. Cannot tell: silent.
+        if derived is None:
+            derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
+        return _returns_any(facts, tl.scope, derived)
     if callers and _returned_values(facts, tl.scope):
         if derived is None:
             derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
