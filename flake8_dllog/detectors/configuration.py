@@ -1101,7 +1101,7 @@ def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:
 # (plus on/off switches) carries no hyperparameters; they live in a config file or in code.
 INFRA_OPTION = re.compile(
     r"^-*(local[_-]?rank|rank|node[_-]?rank|world[_-]?size|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
-    r"devices?|num[_-]?workers|workers|j|config|cfg|c|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
+    r"devices?|cuda|device[_-]?ids?|num[_-]?workers|workers|j|config|cfg|c|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
     r"resume|output[_-]?dir|out[_-]?dir|save[_-]?dir|log[_-]?dir|work[_-]?dir|data[_-]?(dir|root|path)|"
     r"debug|verbose|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16)$",
     re.I,

@@ -97,6 +97,27 @@ def _is_model_name(expr: ast.expr) -> bool:
     return is_model_name(last)
 
 
+# Calls that make tensors (or arrays turned into them), never models.
+TENSOR_FACTORY = re.compile(
+    r"(^|\.)(tensor|as_tensor|from_numpy|zeros|ones|empty|full|rand|randn|randint|randperm|arange|linspace|"
+    r"stack|cat|concat|zeros_like|ones_like|empty_like|full_like|rand_like|randn_like|"
+    r"FloatTensor|LongTensor|IntTensor|BoolTensor|Tensor|array|asarray)$"
+)
+
+
+def _made_as_tensor(facts: ModuleFacts, expr: ast.expr | None) -> bool:
+    """``torch.tensor(x).float()``, ``torch.from_numpy(a)``: a tensor, whatever the name it
+    is assigned to (``target_policy``, ``value_net_input``)."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        name = dotted_name(expr.func, facts.aliases) or ""
+        if TENSOR_FACTORY.search(name) and "." in name and name.split(".")[0] in ("torch", "numpy", "np", "tf", "jax", "jnp"):
+            return True
+        expr = expr.func.value  # `torch.tensor(x).float()`: look through the method chain
+    if isinstance(expr, ast.Call):
+        return bool(TENSOR_FACTORY.search(dotted_name(expr.func, facts.aliases) or ""))
+    return False
+
+
 def _is_model(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 3) -> bool:
     if expr is None or depth <= 0:
         return False
@@ -299,6 +320,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         receiver = site.receiver
         target = _assigned_target(site)
         if not (_is_model(facts, site, receiver) or (target is not None and _is_model_name(target))):
+            continue
+        if _made_as_tensor(facts, receiver):
             continue
         dev_expr = dev if isinstance(dev, ast.expr) else None
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
