@@ -670,20 +670,38 @@ def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[s
                 )
         if not (value.__class__ is ast.BinOp and any(t.__class__ is ast.Name and t.id in seeds for t in targets)):
             continue
-        terms = [value]
+        # (term, named): `named` terms count only when named like a loss. In `l_pi + l_v`
+        # both are parts; in `loss / accum_steps` or `0.5 * l_v` the divisor and the
+        # constant are not; in `alpha * l_v` only a loss-like name can be told apart.
+        terms: list[tuple[ast.expr, bool]] = [(value, False)]
         while terms:
-            term = terms.pop()
-            if term.__class__ is ast.BinOp:
-                terms += (term.left, term.right)
-            elif term.__class__ is ast.UnaryOp:
-                terms.append(term.operand)
-            elif term.__class__ is ast.Name:
-                candidates.add(term.id)
-            elif term.__class__ is ast.Attribute:
+            term, named = terms.pop()
+            cls = term.__class__
+            if cls is ast.BinOp:
+                op = term.op.__class__
+                if op in (ast.Add, ast.Sub):
+                    terms += ((term.left, named), (term.right, named))
+                elif op is ast.Mult:
+                    if term.left.__class__ is ast.Constant:
+                        terms.append((term.right, named))
+                    elif term.right.__class__ is ast.Constant:
+                        terms.append((term.left, named))
+                    else:
+                        terms += ((term.left, True), (term.right, True))
+                else:  # `/`, `//`, `**`...: the left side is the loss, the right a number
+                    terms.append((term.left, named))
+            elif cls is ast.UnaryOp:
+                terms.append((term.operand, named))
+            elif cls is ast.Name:
+                if LOSS_WORD.search(term.id):
+                    found.add(term.id)
+                elif not named:
+                    candidates.add(term.id)
+            elif cls is ast.Attribute:
                 name = dotted_name(term)
                 if name and LOSS_WORD.search(name.rsplit(".", 1)[-1]):
                     found.add(name)
-    found.update(n for n in candidates if LOSS_WORD.search(n) or n in computed)
+    found.update(n for n in candidates if n in computed)
     return found - seeds
 
 
