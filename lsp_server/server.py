@@ -134,15 +134,23 @@ class Jobs:
 
     async def run(self, fn, *args, timeout: float = JOB_TIMEOUT, lane: int = 0):
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(lane), fn, *args)
+        executor = self._executor(lane)
         try:
+            # (a worker that died while idle breaks its pool: submitting raises at once)
+            future = loop.run_in_executor(executor, fn, *args)
             return await asyncio.wait_for(future, timeout)
         except asyncio.TimeoutError:
-            self.reset()
+            self._reset_if_current(executor)
             raise JobError(f"{fn.__name__} took longer than {timeout:g}s; worker restarted") from None
         except BrokenProcessPool:
-            self.reset()
+            self._reset_if_current(executor)
             raise JobError(f"the analysis worker died during {fn.__name__}; worker restarted") from None
+
+    def _reset_if_current(self, executor) -> None:
+        # The other lane's job fails too when a reset kills its worker: by then a new worker
+        # may already be running a newer job, and must not be killed for the old failure.
+        if executor in self._pools or executor is self._thread:
+            self.reset()
 
     async def start(self) -> None:
         try:

@@ -29,6 +29,7 @@ from lsp_helpers import (
     rss_kb,
     stats,
     wait_published,
+    wait_until,
 )
 
 pytestmark = pytest.mark.timeout(400)
@@ -233,3 +234,32 @@ async def test_code_action_on_a_stale_version(client: LanguageClient, tmp_path):
     assert "DLL200" not in [f.code for f in after.findings]
     # and the server is still fine
     assert (await stats(client))["open_documents"] == 1
+
+
+async def test_a_killed_analysis_worker_is_replaced_and_diagnostics_resume(client: LanguageClient, tmp_path):
+    """Each analysis may run in two worker processes (lsp_server.server.Jobs lanes). Killing
+    one mid-session fails that analysis with one logged line; the next change starts fresh
+    workers and gets the same diagnostics as before."""
+    import os
+    import signal
+
+    await initialize(client, [tmp_path], options={"dllog": {"debounce": 0}})
+    path = tmp_path / "train.py"
+    path.write_text(TRAIN, encoding="utf-8")
+    uri = path.as_uri()
+    open_doc(client, uri, TRAIN, version=1)
+    before = await wait_published(client, uri, version=1)
+    info = await stats(client)
+    pids = [p for p in (info.get("worker_pids") or [info["worker_pid"]]) if p]
+    assert pids and info["pid"] not in pids, info
+    os.kill(pids[-1], signal.SIGKILL)  # the second worker when there are two
+    change_full(client, uri, TRAIN + "\n# edit 2\n", version=2)
+    await wait_until(
+        lambda: any("failed" in m.message for m in client.log_messages) or any(p.version == 2 for p in client.published),
+        what="the failed analysis to be logged (or, if the kill landed after it, its diagnostics)",
+    )
+    change_full(client, uri, TRAIN + "\n# edit 3\n", version=3)
+    after = await wait_published(client, uri, version=3, timeout=120)
+    assert codes(after.diagnostics) == codes(before.diagnostics) and before.diagnostics
+    info = await stats(client)
+    assert info["analyses"] >= 3
