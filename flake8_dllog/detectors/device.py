@@ -193,8 +193,9 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
     and so does ``print(args)`` (the namespace is printed with its ``device`` field)."""
     keys: set[str] = set()
     wholes: set[str] = set()
-    # A bare `.cuda()` names no device: the `if args.cuda:` around it is what decides.
-    exprs = [dev] if dev is not None else _guarding_conditions(site)
+    # A bare `.cuda()` names no device: the `if args.cuda:` around it and the GPUs of a
+    # `DataParallel(model, device_ids=cfg.GPUS)` it is called on are what decide.
+    exprs = [dev] if dev is not None else _guarding_conditions(site) + _parallel_device_ids(site)
     if not exprs:
         return keys, wholes
     if isinstance(dev, ast.Name):
@@ -216,6 +217,27 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
                     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
                         wholes.add(node.value.id)
     return keys, wholes
+
+
+def _parallel_device_ids(site: CallSite) -> list[ast.expr]:
+    """``device_ids=`` of the (Distributed)DataParallel wrapper a ``.cuda()`` is called on."""
+    receiver = site.receiver
+    if isinstance(receiver, ast.Call):
+        for kw in receiver.keywords:
+            if kw.arg == "device_ids":
+                return [kw.value]
+    return []
+
+
+def _moves_a_callers_model(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None) -> bool:
+    """``def model_to_device(self, net): net = net.to(self.device)`` with no caller in this
+    file: a library helper placing whatever model its (unseen) callers hand it; where the run
+    is placed is theirs to log."""
+    fn = site.scope.node
+    if not isinstance(receiver, ast.Name) or not isinstance(fn, FUNC_TYPES):
+        return False
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+    return receiver.id in params and not index_of(facts).callers(site.scope)
 
 
 def _guarding_conditions(site: CallSite) -> list[ast.expr]:
@@ -333,6 +355,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if from_unseen_caller(facts, site, dev_expr):
             continue  # the device is chosen by a caller outside this file
+        if _moves_a_callers_model(facts, site, receiver):
+            continue
         # A scope without evidence calls (see _scope_logs_placement) logs no placement:
         # the device's keys are worked out only once a scope has some.
         keys = None

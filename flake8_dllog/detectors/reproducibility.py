@@ -37,7 +37,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .training import framework_training_calls, is_training_module, training_loops
+from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
 SEED_WORD = re.compile(r"seed", re.I)
@@ -762,6 +762,10 @@ def _copies_of(facts: ModuleFacts, scope: Scope, carriers: set[str]) -> set[str]
     return out
 
 
+# Tracker writers whose log directory or run name is part of the record of a run.
+RUN_WRITERS = ("SummaryWriter", "create_file_writer", "FileWriter", "TensorBoardLogger", "CSVLogger", "WandbLogger")
+
+
 def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast.AST]) -> bool:
     if not carriers:
         return False
@@ -776,8 +780,10 @@ def _carriers_logged(facts: ModuleFacts, carriers: set[str], log_exprs: list[ast
             for node in walk(e):
                 if isinstance(node, (ast.Subscript, ast.Call, ast.BinOp)) and facts.segment(node) in texts:
                     return True
-    # `wandb.init(config={"seed": args.seed})`, `torch.save({"seed": args.seed, ...}, path)`
-    for site in facts.calls_in("config_record") + facts.calls_in("save"):
+    # `wandb.init(config={"seed": args.seed})`, `torch.save({"seed": args.seed, ...}, path)`,
+    # `SummaryWriter(log_dir=f"runs/seed{args.seed}")`: a run directory named by the seed.
+    writers = calls_named_ending(facts, RUN_WRITERS, in_order=False)
+    for site in facts.calls_in("config_record") + facts.calls_in("save") + writers:
         exprs = list(site.node.args) + [k.value for k in site.node.keywords]
         w, f = mentions(exprs, dotted)
         if w or f:
