@@ -97,17 +97,50 @@ def split_source_lines(text: str) -> list[str]:
     return lines
 
 
-def parse_source(text: str, path: str = "<unknown>") -> ast.Module:
+def parse_source(text: str, path: str = "<unknown>", *, notebook: bool = True) -> ast.Module:
+    """The module's tree, or SourceError. ``notebook``: a notebook export's IPython lines
+    (``!pip ...``, ``%cd``) are read as ``pass`` when they are what keeps it from parsing —
+    for analysis; the fixes pass False, as an edit planned on that tree could land among
+    lines Python cannot run."""
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise SourceError("file could not be parsed: source contains a NUL byte", line=line)
     try:
         return ast.parse(text, filename=path)
     except SyntaxError as exc:
+        tree = _parse_notebook_export(text, path) if notebook else None
+        if tree is not None:
+            return tree
         msg = exc.msg or "invalid syntax"
         raise SourceError(f"file could not be parsed: {msg}", line=exc.lineno or 1, column=max((exc.offset or 1) - 1, 0)) from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise SourceError(f"file could not be parsed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
+
+
+# A line that is an IPython shell escape or magic (`!pip install ...`, `%cd /content`,
+# `%%time`): notebooks exported to .py keep them, and Python cannot parse them.
+_IPYTHON_LINE = re.compile(r"^([ \t]*)[!%]")
+
+
+def _parse_notebook_export(text: str, path: str) -> ast.Module | None:
+    """The tree of a notebook export whose IPython lines are read as ``pass`` (same line
+    count, so every position stays right), or None when that is not what kept it from
+    parsing. Like ruff and nbqa, the rest of the notebook is checked."""
+    if "!" not in text and "%" not in text:
+        return None
+    lines = text.split("\n")
+    changed = False
+    for i, line in enumerate(lines):
+        match = _IPYTHON_LINE.match(line)
+        if match:
+            lines[i] = match.group(1) + "pass"
+            changed = True
+    if not changed:
+        return None
+    try:
+        return ast.parse("\n".join(lines), filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _error_finding(path: str, err: SourceError) -> Finding:

@@ -78,6 +78,43 @@ def test_syntax_error_reports_dll001_at_its_line(tmp_path):
     assert line.endswith("invalid syntax")
 
 
+NOTEBOOK_EXPORT = textwrap.dedent(
+    """\
+    # In[1]:
+    !pip install -q transformers
+    %cd /content
+    import torch
+
+
+    # In[2]:
+    %%time
+    def fit(model, loader, optimizer):
+        for x, y in loader:
+            loss = model(x, y)
+            loss.backward()
+            optimizer.step()
+    """
+)
+
+
+def test_notebook_export_with_ipython_lines_is_checked(tmp_path):
+    """`!pip`, `%cd`, `%%time` lines of a notebook exported to .py are read as `pass`
+    (like ruff and nbqa do): the rest is checked, at the right lines, and nothing is fixed
+    (an edit could land among lines Python cannot run)."""
+    write(tmp_path / "nb_export.py", NOTEBOOK_EXPORT)
+    r = dllog("check", "-j", "1", ".", cwd=tmp_path)
+    assert_no_traceback(r)
+    assert r.lines == ["nb_export.py:10:5: DLL100 training loop logs nothing (no loss, no progress)"], r.stdout
+    r = dllog("fix", ".", cwd=tmp_path)
+    assert_no_traceback(r)
+    assert "not fixed" in r.stdout and (tmp_path / "nb_export.py").read_text(encoding="utf-8") == NOTEBOOK_EXPORT
+
+
+def test_notebook_export_that_still_does_not_parse_is_one_dll001_line(tmp_path):
+    line = check_one_bad_file(tmp_path, "nb_broken.py", "!pip install torch\nimport torch\n\ndef f(:\n    pass\n")
+    assert line.startswith("nb_broken.py:1:") and "DLL001 file could not be parsed" in line, line
+
+
 def test_indentation_error_reports_its_line(tmp_path):
     line = check_one_bad_file(tmp_path, "indent.py", "def f():\n    x = 1\n      y = 2\n")
     assert line.startswith("indent.py:3:") and "DLL001 file could not be parsed: unexpected indent" in line

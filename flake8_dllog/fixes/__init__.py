@@ -251,7 +251,7 @@ def fix_source(
     text = source[1:] if bom else source
     codes = frozenset(select) if select is not None else None
     try:
-        tree = parse_source(text, path)
+        tree = parse_source(text, path, notebook=False)
     except SourceError:
         from ..engine import check_source
 
@@ -276,7 +276,7 @@ def fix_source(
         try:
             new_text = apply_edits(current, edits)
             # The re-check's parse is also the proof that the fixed file parses.
-            new_tree = parse_source(new_text, path)
+            new_tree = parse_source(new_text, path, notebook=False)
         except (ValueError, SourceError):
             break
         rounds.append(edits)
