@@ -404,3 +404,31 @@ def test_a_fix_that_does_not_silence_its_finding_is_applied_once(monkeypatch):
     result = fix_source(source, "train.py", Config(), select={"DLL501"})
     assert result.source.count("args.seed") == 2, result.source  # the seeding and one log line
     assert [f.code for f in result.remaining] == ["DLL501"]
+
+
+def test_module_level_seeding_goes_below_the_import_it_uses():
+    """A script that sets the environment before `import torch` (CUDA_VISIBLE_DEVICES,
+    sys.path) must not get `torch.manual_seed` above that import."""
+    source = textwrap.dedent(
+        """\
+        import os
+        os.environ["CUDA_VISIBLE_DEVICES"] = "0"
+        import torch
+        import torch.nn as nn
+
+        model = nn.Linear(4, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for step in range(10):
+            loss = model(torch.randn(2, 4)).sum()
+            loss.backward()
+            opt.step()
+            print(step, loss.item())
+        """
+    )
+    fixed = fix_source(source, "train.py", Config(), select={"DLL500"}).source
+    lines = fixed.splitlines()
+    seeding = next(i for i, line in enumerate(lines) if "manual_seed" in line)
+    assert seeding > lines.index("import torch.nn as nn") and seeding < next(
+        i for i, line in enumerate(lines) if line.startswith("model = ")
+    ), fixed
+    ast.parse(fixed)

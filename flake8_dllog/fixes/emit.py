@@ -271,9 +271,50 @@ def _after_accelerator(info: FileInfo, point: Point, code: str) -> Point:
     return point
 
 
+def _after_imports_it_needs(info: FileInfo, point: Point, code: str) -> Point:
+    """Module-level code goes below the imports of the names it uses: a script that sets
+    ``os.environ[...]`` or ``sys.path`` before ``import torch`` must not get its seeding
+    above that import."""
+    if point.func is not None or point.indent:
+        return point
+    try:
+        inserted = ast.parse(code)
+    except SyntaxError:
+        return point
+    loaded: set[str] = set()
+    stored: set[str] = set()
+    for node in ast.walk(inserted):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+    needed = loaded - stored
+    line = point.line
+    for stmt in info.tree.body:
+        if not needed:
+            break
+        imports = [stmt] if isinstance(stmt, (ast.Import, ast.ImportFrom)) else [
+            n for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom))
+        ] if isinstance(stmt, (ast.Try, ast.If)) else []
+        for imp in imports:
+            bound = {a.asname or a.name.split(".")[0] for a in imp.names}
+            if bound & needed:
+                needed -= bound  # its first import is the one that counts
+                if stmt.lineno > point.line:  # below the insertion: move under it
+                    line = max(line, stmt.end_lineno or stmt.lineno)
+    if line == point.line:
+        return point
+    # ...and under the imports right after that one, not into the middle of their run.
+    for stmt in info.tree.body:
+        if stmt.lineno <= line:
+            continue
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            break
+        line = stmt.end_lineno or stmt.lineno
+    return Point(line, "", None, None)
+
+
 def code_edit(info: FileInfo, point: Point, code: str, *, separate: bool = False) -> TextEdit:
     """``separate``: a block of its own at module level, set off by blank lines (PEP 8)."""
-    point = _after_accelerator(info, point, code)
+    point = _after_imports_it_needs(info, _after_accelerator(info, point, code), code)
     lines = reindent(code, point.indent, info.indent_unit)
     if separate:
         if point.line > 0 and info.line(point.line).strip():
