@@ -182,7 +182,10 @@ def module_code_start(info: FileInfo) -> int:
             end = stmt.end_lineno or stmt.lineno
             continue
         break
-    return end if (seen_import or end) else preamble_end
+    if seen_import or end:
+        return end
+    # No imports: after the shebang / leading comment block, where the logging header goes too.
+    return max(preamble_end, _after_leading_comments(info))
 
 
 def _is_logger_setup(info: FileInfo, stmt: ast.stmt) -> bool:
