@@ -147,9 +147,14 @@ class Jobs:
             raise JobError(f"the analysis worker died during {fn.__name__}; worker restarted") from None
 
     def _reset_if_current(self, executor) -> None:
-        # The other lane's job fails too when a reset kills its worker: by then a new worker
-        # may already be running a newer job, and must not be killed for the old failure.
-        if executor in self._pools or executor is self._thread:
+        """Replace the worker a job failed on, and only that one: the other lane's job may be
+        running fine (killing it would leave its future unresolved until the timeout), and a
+        second failure report for a worker already replaced must not kill its successor."""
+        for lane, pool in enumerate(self._pools):
+            if pool is executor:
+                self.reset(lane)
+                return
+        if executor is self._thread:
             self.reset()
 
     async def start(self) -> None:
@@ -161,12 +166,16 @@ class Jobs:
         except Exception as exc:  # pragma: no cover
             log.warning("dllog: worker warm-up failed: %s", exc)
 
-    def reset(self) -> None:
-        """Kill and forget every worker (a lane's document state lives in its worker: the
-        lanes start again together)."""
-        pools, self._pools = self._pools, [None] * self.lanes
-        self.worker_pid = None
-        self.worker_pids = [None] * self.lanes
+    def reset(self, lane: int | None = None) -> None:
+        """Kill and forget one lane's worker, or every worker. A new worker starts with no
+        document state: its first analysis parses in full."""
+        lanes = range(self.lanes) if lane is None else [lane]
+        pools = [self._pools[i] for i in lanes]
+        for i in lanes:
+            self._pools[i] = None
+            self.worker_pids[i] = None
+        if 0 in lanes:
+            self.worker_pid = None
         for pool in pools:
             if pool is None:
                 continue

@@ -256,6 +256,7 @@ async def test_a_killed_analysis_worker_is_replaced_and_diagnostics_resume(clien
     change_full(client, uri, TRAIN + "\n# edit 2\n", version=2)
     await wait_until(
         lambda: any("failed" in m.message for m in client.log_messages) or any(p.version == 2 for p in client.published),
+        timeout=120,  # a dead worker is noticed by the pool's own thread, then replaced
         what="the failed analysis to be logged (or, if the kill landed after it, its diagnostics)",
     )
     change_full(client, uri, TRAIN + "\n# edit 3\n", version=3)
