@@ -32,7 +32,8 @@ DEVICE_PRINT = textwrap.dedent(
     import torch
 
 
-    def setup(model):
+    def setup():
+        model = Net()
         device = torch.device("cuda")
         print("device", device)
         model.to(device)
