@@ -17,7 +17,7 @@ import re
 from typing import Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
 from .saving import (
     GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, memoised,
@@ -233,11 +233,10 @@ def _moves_a_callers_model(facts: ModuleFacts, site: CallSite, receiver: ast.exp
     """``def model_to_device(self, net): net = net.to(self.device)`` with no caller in this
     file: a library helper placing whatever model its (unseen) callers hand it; where the run
     is placed is theirs to log."""
-    fn = site.scope.node
-    if not isinstance(receiver, ast.Name) or not isinstance(fn, FUNC_TYPES):
+    if not isinstance(receiver, ast.Name) or receiver.id in ("self", "cls"):
         return False
-    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
-    return receiver.id in params and not index_of(facts).callers(site.scope)
+    idx = index_of(facts)
+    return receiver.id in idx.parameters(site.scope) and not idx.callers(site.scope)
 
 
 def _guarding_conditions(site: CallSite) -> list[ast.expr]:
@@ -300,11 +299,8 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
             # `self.device` bound in another method of the same class, or a module global.
             if scope.is_module or scope.class_name == site.scope.class_name or "." not in head:
                 out.append(scope)
-    fn = site.scope.node
-    if isinstance(fn, FUNC_TYPES):
-        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-        if heads & params:
-            out.extend(c.scope for c in idx.callers(site.scope))
+    if heads & idx.parameters(site.scope):
+        out.extend(c.scope for c in idx.callers(site.scope))
     return out
 
 
