@@ -705,6 +705,11 @@ def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[s
     return found - seeds
 
 
+def _loss_carriers(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]:
+    """loss_derived_names() seeded with the loss and its parts (see _loss_components)."""
+    return loss_derived_names(scope, seeds | _loss_components(facts, scope, seeds), facts)
+
+
 def loss_derived_names(scope: Scope, seeds: set[str], facts: ModuleFacts) -> set[str]:
     """Names that (may) carry the loss: the loss itself, anything assigned from it, any
     container or meter it was put into (``meter.update(loss.item())``, ``hist.append``,
@@ -838,7 +843,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         if not possibly_logging and target is None:
             continue  # none of the tests below can hold
         if derived is None:
-            derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
+            derived = _loss_carriers(facts, tl.scope, seeds)
             loss_on_self = any(d.startswith("self.") for d in derived)
         if possibly_logging and _call_refs_loss(site, derived):
             return True
@@ -861,11 +866,11 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         # `return running_loss / len(loader)` from a function nothing in this file calls: a
         # library's train(), its caller elsewhere decides what to log. Cannot tell: silent.
         if derived is None:
-            derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
+            derived = _loss_carriers(facts, tl.scope, seeds)
         return _returns_any(facts, tl.scope, derived)
     if callers and _returned_values(facts, tl.scope):
         if derived is None:
-            derived = loss_derived_names(tl.scope, seeds | _loss_components(facts, tl.scope, seeds), facts)
+            derived = _loss_carriers(facts, tl.scope, seeds)
         if not _returns_any(facts, tl.scope, derived):
             return False
         for caller in callers:
