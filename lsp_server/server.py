@@ -108,8 +108,12 @@ class Jobs:
         self.lanes = max(1, min(2, wanted or (os.cpu_count() or 1)))
         self._pools: list[ProcessPoolExecutor | None] = [None] * self.lanes
         self._thread: ThreadPoolExecutor | None = None
-        self.worker_pid: int | None = None
         self.worker_pids: list[int | None] = [None] * self.lanes
+
+    @property
+    def worker_pid(self) -> int | None:
+        """Lane 0's worker (the one every kind of job runs on), once warmed up."""
+        return self.worker_pids[0]
 
     @property
     def split(self) -> bool:
@@ -162,7 +166,6 @@ class Jobs:
             lanes = range(self.lanes if self.split else 1)
             pids = await asyncio.gather(*(self.run(worker.warm, lane=lane) for lane in lanes))
             self.worker_pids[: len(pids)] = pids
-            self.worker_pid = pids[0]
         except Exception as exc:  # pragma: no cover
             log.warning("dllog: worker warm-up failed: %s", exc)
 
@@ -174,8 +177,6 @@ class Jobs:
         for i in lanes:
             self._pools[i] = None
             self.worker_pids[i] = None
-        if 0 in lanes:
-            self.worker_pid = None
         for pool in pools:
             if pool is None:
                 continue
