@@ -240,7 +240,14 @@ def _run_detectors(facts: ModuleFacts, enabled, path: str, config: Config, lines
         if detector is None:
             continue
         rule = catalog.rules[code]
-        for report in detector(facts, config):
+        try:
+            reports = list(detector(facts, config))
+        except Exception as exc:  # a bug in one detector: one line for this file, the run goes on
+            if os.environ.get("DLLOG_DEBUG"):
+                raise
+            findings.append(_internal_error(path, code, exc))
+            continue
+        for report in reports:
             finding = _to_finding(code, report, facts, path, config, rule.message)
             if finding is None:
                 continue
@@ -256,6 +263,21 @@ def _run_detectors(facts: ModuleFacts, enabled, path: str, config: Config, lines
             findings.append(finding)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def _internal_error(path: str, code: str, exc: Exception) -> Finding:
+    detail = str(exc).splitlines()[0] if str(exc) else ""
+    return Finding(
+        code=PARSE_ERROR,
+        message=f"file could not be checked: internal error in the {code} detector ({type(exc).__name__}: {detail}); please report it",
+        line=1,
+        column=0,
+        end_line=1,
+        end_column=0,
+        path=path,
+        severity="error",
+        fixable=False,
+    )
 
 
 def _to_finding(code: str, report: Report, facts: ModuleFacts, path: str, config: Config, message: str) -> Finding | None:

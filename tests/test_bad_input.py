@@ -377,3 +377,23 @@ def test_never_writes_files(tmp_path):
     dllog("check", ".", cwd=tmp_path)
     after = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
     assert before == after
+
+
+def test_a_detector_bug_is_one_line_for_that_file_and_the_other_rules_still_run(monkeypatch):
+    from flake8_dllog import detectors
+
+    def broken(facts, config):
+        raise KeyError("boom")
+        yield  # a generator, as the real detectors are
+
+    monkeypatch.delenv("DLLOG_DEBUG", raising=False)
+    monkeypatch.setitem(detectors.REGISTRY, "DLL101", broken)
+    result = check_source(TRAIN, "train.py", Config())
+    errors = [f for f in result.findings if f.code == "DLL001"]
+    assert len(errors) == 1
+    assert "internal error in the DLL101 detector (KeyError" in errors[0].message
+    assert "\n" not in errors[0].message
+    assert any(f.code not in ("DLL001", "DLL101") for f in result.findings)  # the others ran
+    monkeypatch.setenv("DLLOG_DEBUG", "1")
+    with pytest.raises(KeyError):
+        check_source(TRAIN, "train.py", Config())
