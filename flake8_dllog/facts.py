@@ -182,6 +182,11 @@ class CallMemo:
     def __init__(self) -> None:
         self.entries: dict[int, tuple[ast.AST, list[tuple[ast.Call, str | None]]]] = {}
         self.aliases: dict[str, str] | None = None
+        # Per kind (a detector's name for a computation): node id -> (node, value), for
+        # values that are a pure function of one function's subtree and the vocabulary
+        # (see ModuleFacts.kept / keep). Only entries used by the last version are kept.
+        self.derived: dict[str, dict[int, tuple[ast.AST, object]]] = {}
+        self.vocabulary: Vocabulary | None = None
 
 
 # Expression nodes that can never contain a call (the bulk of every tree).
@@ -224,8 +229,13 @@ class ModuleFacts:
         self._collect_imports(tree)
         self._memo_old: dict | None = None
         self._memo_new: dict = {}
+        self._call_memo = call_memo
+        self._derived_old: dict[str, dict[int, tuple[ast.AST, object]]] = {}
+        self._derived_new: dict[str, dict[int, tuple[ast.AST, object]]] = {}
         if call_memo is not None:
             self._memo_old = call_memo.entries if call_memo.aliases == self.aliases else {}
+            # A changed vocabulary (config reload) changes what the derived values are.
+            self._derived_old = call_memo.derived if call_memo.vocabulary is vocabulary else {}
         self._walk_block(tree.body, self.module, (), (), None)
         if call_memo is not None:
             # Only what this version holds: the memo keeps no dropped statement alive.
@@ -549,8 +559,29 @@ class ModuleFacts:
         """Call sites in this module that invoke ``scope`` (a same-module function)."""
         return self._callers.get(scope.qualname, [])
 
+    def kept(self, kind: str, node: ast.AST):
+        """The value ``keep(kind, node, value)`` stored for this very node object in the
+        previous version of the document (the language server keeps the nodes of statements
+        an edit did not touch), or None. Only for values that depend on nothing but the
+        node's subtree and the vocabulary; outside the language server, always None."""
+        if self._call_memo is None:
+            return None
+        entry = self._derived_old.get(kind, {}).get(id(node))
+        if entry is None or entry[0] is not node:
+            return None
+        self._derived_new.setdefault(kind, {})[id(node)] = entry
+        return entry[1]
+
+    def keep(self, kind: str, node: ast.AST, value) -> None:
+        if self._call_memo is not None:
+            self._derived_new.setdefault(kind, {})[id(node)] = (node, value)
+
     def release(self) -> None:
         """Break the reference cycles (scope <-> call sites) so memory is freed at once."""
+        call_memo = self.__dict__.get("_call_memo")
+        if call_memo is not None:
+            # Only what this version used: the memo keeps no dropped statement alive.
+            call_memo.derived, call_memo.vocabulary = self._derived_new, self.vocabulary
         for scope in self.scopes:
             scope.calls = []
             scope.parent = None

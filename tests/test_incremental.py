@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import random
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,46 @@ def test_check_source_with_an_incremental_parser_finds_the_same():
             want = check_source(version, str(path))
             assert got.findings == want.findings
     assert memo.entries  # the memo was filled (and, for kept statements, replayed)
+
+
+def test_derived_values_are_reused_only_for_the_same_untouched_function_and_vocabulary():
+    from flake8_dllog.config import Config
+
+    source = textwrap.dedent(
+        """\
+        def train(model, loader, optimizer):
+            for x, y in loader:
+                loss = model(x, y)
+                loss.backward()
+                optimizer.step()
+                meter.update(loss.item())
+
+
+        def middle():
+            pass
+
+
+        def other():
+            return 1
+        """
+    )
+    parser, memo = IncrementalParser(parse_source), CallMemo()
+    config = Config()
+    check_source(source, "t.py", config, parse=parser.parse, call_memo=memo)
+    [first] = memo.derived["value_flows"].values()
+    # An edit well below `train` keeps its node, and so its flows (the very same object).
+    check_source(source.replace("return 1", "return 2"), "t.py", config, parse=parser.parse, call_memo=memo)
+    [kept] = memo.derived["value_flows"].values()
+    assert kept[0] is first[0] and kept[1] is first[1]
+    # An edit inside `train` makes a new node: the flows are worked out again.
+    check_source(source.replace("meter.update", "meters.update"), "t.py", config, parse=parser.parse, call_memo=memo)
+    [redone] = memo.derived["value_flows"].values()
+    assert redone[0] is not first[0] and ("meters",) == tuple(next(t for r, t in redone[1] if "loss" in r))
+    # A configuration with another vocabulary (a reload): nothing is replayed.
+    extended = Config(vocabulary_extra=(("logging_general", ("myproject.log_metrics",)),))
+    check_source(source.replace("meter.update", "meters.update"), "t.py", extended, parse=parser.parse, call_memo=memo)
+    [fresh] = memo.derived["value_flows"].values()
+    assert fresh[1] is not redone[1]
 
 
 # Every kind of node that carries a line number (aliases, arguments, keywords, handlers,

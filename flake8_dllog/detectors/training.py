@@ -736,6 +736,17 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
     flows = memo.get(scope)
     if flows is not None:
         return flows
+    # A function's flows are names read and bound by its own statements: the language
+    # server reuses them for a function an edit did not touch.
+    flows = facts.kept("value_flows", scope.node)
+    if flows is None:
+        flows = _scope_value_flows(facts, scope)
+        facts.keep("value_flows", scope.node, flows)
+    memo[scope] = flows
+    return flows
+
+
+def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str], frozenset[str]]]:
     flows = []
     for info in facts.scope_stmts(scope):
         stmt = info.stmt
@@ -765,7 +776,6 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
             continue
         if refs and targets:
             flows.append((frozenset(refs), frozenset(targets)))
-    memo[scope] = flows
     return flows
 
 
