@@ -19,6 +19,7 @@ from typing import Iterator
 from ..config import Config
 from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
+from .training import is_training_module
 from .saving import (
     GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, memoised,
     mention_pattern, site_report, whole_mention_pattern,
@@ -195,13 +196,21 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
     wholes: set[str] = set()
     # A bare `.cuda()` names no device: the `if args.cuda:` around it and the GPUs of a
     # `DataParallel(model, device_ids=cfg.GPUS)` it is called on are what decide.
-    exprs = [dev] if dev is not None else _guarding_conditions(site) + _parallel_device_ids(site)
+    exprs = [dev] if dev is not None else _bare_cuda_deciders(facts, site)
     if not exprs:
         return keys, wholes
-    if isinstance(dev, ast.Name):
-        bound = index_of(facts).binding(site.scope, dev.id, site.node.lineno)
-        if bound is not None:
-            exprs.append(bound)
+    # `device = torch.device(device)` after `device = f"cuda:{args.device}"`: the values a
+    # device name was bound to, a few links back.
+    line, name = site.node.lineno, dev
+    for _ in range(3):
+        if not isinstance(name, ast.Name):
+            break
+        bound = index_of(facts).binding(site.scope, name.id, line)
+        if bound is None or bound is name:
+            break
+        exprs.append(bound)
+        line = bound.lineno - 1
+        name = next((n for n in walk(bound) if isinstance(n, ast.Name) and n.id == name.id), None)
     for expr in exprs:
         text = facts.segment(expr)
         if text and expr is dev:
@@ -241,13 +250,32 @@ def _moves_a_callers_model(facts: ModuleFacts, site: CallSite, receiver: ast.exp
 
 def _guarding_conditions(site: CallSite) -> list[ast.expr]:
     """The tests of the ``if`` statements around a call, within its scope."""
+    return _tests_around(site.info.parent, site.scope)
+
+
+def _tests_around(info, scope: Scope) -> list[ast.expr]:
     tests: list[ast.expr] = []
-    info = site.info.parent
-    while info is not None and info.scope is site.scope:
+    while info is not None and info.scope is scope:
         if isinstance(info.stmt, ast.If):
             tests.append(info.stmt.test)
         info = info.parent
     return tests
+
+
+def _bare_cuda_deciders(facts: ModuleFacts, site: CallSite) -> list[ast.expr]:
+    """What decides where a bare ``.cuda()`` goes: the ``if`` tests around it, the
+    ``device_ids`` of its DataParallel, and for a flag set earlier (``if args.gpu < 0: cuda
+    = False else: cuda = True`` ... ``if cuda: model.cuda()``) the tests that set the flag."""
+    exprs = _guarding_conditions(site) + _parallel_device_ids(site)
+    idx = index_of(facts)
+    for test in list(exprs):
+        flag = test.operand if isinstance(test, ast.UnaryOp) else test
+        if isinstance(flag, ast.Name):
+            for stmt, _ in idx.bindings(site.scope, flag.id):
+                info = facts.info(stmt)
+                if info is not None:
+                    exprs += _tests_around(info.parent, site.scope)
+    return exprs
 
 
 def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
@@ -280,11 +308,13 @@ def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tup
 
 def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> list[Scope]:
     """Where the device a transfer uses was created: the binder of its name, or callers."""
-    if dev is None:
-        return []
     idx = index_of(facts)
+    # A bare `.cuda()` under `if args.gpu >= 0:`: the condition decides the device.
+    exprs = [dev] if dev is not None else _bare_cuda_deciders(facts, site)
+    if not exprs:
+        return []
     heads: set[str] = set()
-    for node in walk(dev):
+    for node in (n for e in exprs for n in walk(e)):
         if isinstance(node, ast.Name):
             heads.add(node.id)
         elif isinstance(node, ast.Attribute):
@@ -321,9 +351,56 @@ def _logged_by_a_sibling_method(facts: ModuleFacts, site: CallSite, dev_text: st
     return False
 
 
+def _bound_device_texts(facts: ModuleFacts, site: CallSite, dev: ast.expr | None, depth: int = 3) -> list[str]:
+    """The device expression's text and, for a name, the texts of the values it was bound
+    to before the call (``device = accelerator.device``), a few links back."""
+    texts: list[str] = []
+    idx = index_of(facts)
+    line = site.node.lineno
+    while dev is not None and depth > 0:
+        texts.append(facts.segment(dev) or "")
+        if not isinstance(dev, ast.Name):
+            break
+        bound = idx.binding(site.scope, dev.id, line)
+        if bound is None and not site.scope.is_module:
+            bound = idx.binding(facts.module, dev.id, line)
+        if bound is None or bound is dev:
+            break
+        stmt_line = getattr(bound, "lineno", line)
+        dev, line, depth = bound, stmt_line - 1, depth - 1
+    return texts
+
+
+def _globals_overridden_by_exec(facts: ModuleFacts) -> bool:
+    """nanoGPT's ``exec(open("configurator.py").read())``: module globals rebound by code
+    this file does not show (and which prints its overrides)."""
+    for site in facts.module.calls:
+        if site.name == "exec" and site.info.scope is facts.module and "open(" in (facts.segment(site.node) or ""):
+            return True
+    return False
+
+
+def _reads_module_global(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
+    if dev is None:
+        return True  # a bare `.cuda()`: whatever decides it is module-level configuration
+    module_names = index_of(facts).assignments(facts.module)
+    return any(isinstance(n, ast.Name) and n.id in module_names for n in walk(dev))
+
+
+def _inference_only(facts: ModuleFacts) -> bool:
+    """A predict/sample/serve script: it puts the model in eval mode and neither trains nor
+    computes a metric. Which device one prediction ran on is nothing a later run is
+    compared with. (A snippet that only builds and moves a model is still judged.)"""
+    return (
+        bool(facts.calls_in("eval_mode_call"))
+        and not facts.calls_in("metric_call")
+        and not is_training_module(facts)
+    )
+
+
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not facts.calls_in("device_transfer") or not is_dl_module(facts):
+    if not facts.calls_in("device_transfer") or not is_dl_module(facts) or _inference_only(facts):
         return
     reported: set[int] = set()
     idx = index_of(facts)
@@ -343,8 +420,10 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         dev_expr = dev if isinstance(dev, ast.expr) else None
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
-        if dev_text is not None and framework_device(dev_text):
+        if dev_text is not None and any(framework_device(t) for t in _bound_device_texts(facts, site, dev_expr)):
             continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
+        if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
+            continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
         if dev_text == "self.device" and any(
             b.endswith("LightningModule") for b in site.scope.class_bases
         ):
