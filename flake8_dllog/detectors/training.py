@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name, referenced_names, walk
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, referenced_names, walk
 from . import Report, header_span, rule
 
 # Unresolved calls whose name says they report something (a project's own meter, hook or
@@ -758,6 +758,10 @@ def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset
         elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
             refs = _names_in(stmt.value)
             targets = _target_names(stmt.target)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            # `for tag, value in info.items(): writer.add_scalar(tag, value, step)`
+            refs = _names_in(stmt.iter)
+            targets = _target_names(stmt.target)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             # Only methods that *store* a value make their receiver carry the loss:
@@ -839,6 +843,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         target = facts.local_target(sc)
         if target is not None and _scope_logs_its_loss(facts, target):
             return True
+        if target is not None:
+            seeds |= _loss_arguments(facts, sc, target)
     if not seeds and not tl.step_calls:
         return True  # no loss to speak of (TF/Keras train_on_batch...): cannot decide
     # The loss's data flow is only needed once a call could carry it to a log; most loops
@@ -902,6 +908,32 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
                 if (_is_possibly_logging(facts, c) or (facts.local_target(c) and facts.scope_logs(facts.local_target(c)))) and _call_refs_loss(c, caller_derived):
                     return True
     return False
+
+
+def _loss_arguments(facts: ModuleFacts, call: CallSite, step: Scope) -> set[str]:
+    """``optimizer_step(loss / grad_acc, opt)`` calling ``def optimizer_step(_loss, _opt):
+    _loss.backward()``: the names of the argument the helper backpropagates."""
+    fn = step.node
+    if not isinstance(fn, FUNC_TYPES):
+        return set()
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if params and params[0] in ("self", "cls") and isinstance(call.node.func, ast.Attribute):
+        params = params[1:]
+    found: set[str] = set()
+    for c in facts.calls_in("training_backward"):
+        if c.scope is not step:
+            continue
+        loss = _loss_of_backward(c)
+        if not isinstance(loss, ast.Name):
+            continue
+        arg = None
+        if loss.id in params and params.index(loss.id) < len(call.node.args):
+            arg = call.node.args[params.index(loss.id)]
+        else:
+            arg = next((k.value for k in call.node.keywords if k.arg == loss.id), None)
+        if arg is not None and not isinstance(arg, ast.Starred):
+            found |= _names_in(arg)
+    return found
 
 
 def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
