@@ -177,16 +177,31 @@ def test_seed_logged_through_a_derived_name_is_silent():
     assert findings(src, {"DLL501"}) == []
 
 
-def test_per_process_offset_seed_not_logged_is_reported_with_its_local_name():
+def test_per_worker_offset_of_a_base_seed_is_not_judged():
+    # SPEC: a per-worker seed is not a finding; the base seed is judged where it is set
+    # (pytorch/examples mnist_hogwild: `torch.manual_seed(args.seed + rank)` in train.py).
+    src = """
+    import torch
+
+    def train(rank, args, model):
+        seed = args.seed + rank
+        torch.manual_seed(seed)
+        torch.cuda.manual_seed(args.seed + dist.get_rank())
+    """
+    assert findings(src, {"DLL501"}) == []
+
+
+def test_the_base_seed_of_per_worker_seeds_is_still_judged():
     src = """
     import torch
 
     def main(args, rank):
+        torch.manual_seed(args.seed)
         seed = args.seed + rank
-        torch.manual_seed(seed)
+        random.seed(seed)
     """
     f = only(src, "DLL501")
-    assert f.context["seed"] == "seed"
+    assert f.context["seed"] == "args.seed"
 
 
 def test_click_option_seed_is_a_command_line_seed():
@@ -628,3 +643,35 @@ def test_a_checkpoints_own_config_json_is_not_the_runs_config():
         config = json.load(f)
     """
     assert findings(textwrap.dedent(src) + TRAIN_LOOP, {"DLL600"}) == []
+
+
+def test_config_whose_only_logged_fields_are_paths_is_reported():
+    # MedSAM shape: the checkpoint paths are printed, the hyperparameters never are.
+    src = """
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pretrained_checkpoint")
+    parser.add_argument("--resume")
+    parser.add_argument("--lr", type=float)
+    args = parser.parse_args()
+    medsam_checkpoint = args.pretrained_checkpoint
+    print(f"Finetuning with pretrained weights {medsam_checkpoint}")
+    print(f"Resuming from checkpoint {args.resume}")
+    """
+    src = textwrap.dedent(src) + TRAIN_LOOP
+    assert [f.code for f in findings(src, {"DLL600"})] == ["DLL600"]
+
+
+def test_config_fields_copied_to_names_and_logged_count_as_logged():
+    src = """
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--num_epochs", type=int)
+    parser.add_argument("--upscale_factor", type=int)
+    opt = parser.parse_args()
+    NUM_EPOCHS = opt.num_epochs
+    UPSCALE_FACTOR = opt.upscale_factor
+    print("epochs %d x%d" % (NUM_EPOCHS, UPSCALE_FACTOR))
+    """
+    src = textwrap.dedent(src) + TRAIN_LOOP
+    assert findings(src, {"DLL600"}) == []

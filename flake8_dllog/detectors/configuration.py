@@ -377,11 +377,15 @@ def _data_file_load(site: CallSite, names: list[str]) -> bool:
         return False
     if any(CONFIG_FILE_WORD.search(n.rsplit(".", 1)[-1]) for n in names):
         return False
+    # Only the last segment of a dotted path says what it holds: `args.tasks_file` is a
+    # file named on the command line, `args.config` a config.
+    heads = {id(n.value) for n in walk(site.node) if isinstance(n, ast.Attribute)}
     for node in walk(site.node):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and CONFIG_FILE_WORD.search(node.value):
             return False
-        if isinstance(node, (ast.Name, ast.Attribute)) and CONFIG_FILE_WORD.search(plain_dotted(node) or ""):
-            return False
+        if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in heads:
+            if CONFIG_FILE_WORD.search((plain_dotted(node) or "").rsplit(".", 1)[-1]):
+                return False
     return True
 
 
@@ -867,6 +871,33 @@ def _direct_values(expr: ast.AST) -> Iterator[ast.AST]:
         yield expr
 
 
+# Fields that name where things are read or written, not how the model is trained.
+PATH_FIELD = re.compile(r"(?:^|_)(?:path|paths|dir|dirs|root|file|files|checkpoint|ckpt|resume|pretrained|output|outdir|save|logdir)(?:$|_)", re.I)
+
+
+def _enough_hyperparameters(logged_fields: set[str]) -> bool:
+    """Two or more logged fields stand for the config, unless they are only paths
+    (`print(f"Resuming from {args.resume}")`, the pretrained weights' path)."""
+    return len(logged_fields) >= 2 and not all(PATH_FIELD.search(f.rsplit(".", 1)[-1]) for f in logged_fields)
+
+
+# Packages whose `*TrainingArguments` / `*Config` objects are a Trainer's saved arguments.
+HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "setfit.")
+
+
+def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str]) -> dict[str, str]:
+    """``NUM_EPOCHS = opt.num_epochs``: names holding one field of the config, by field."""
+    out: dict[str, str] = {}
+    for stmt in index.assigns:
+        value = stmt.value
+        if isinstance(value, ast.Attribute) and root_name(value) in alias_roots:
+            _, fields = mentions([value], aliases)
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if len(fields) == 1 and len(targets) == 1 and isinstance(targets[0], ast.Name):
+                out[targets[0].id] = next(iter(fields))
+    return out
+
+
 def _direct_fields(exprs: list[ast.AST], aliases: set[str]) -> set[str]:
     out: set[str] = set()
     for expr in exprs:
@@ -927,10 +958,25 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             logged_fields |= _direct_fields(exprs, aliases)
         if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:
             return True  # Lightning records the module's init arguments
-    if len(logged_fields) >= 2:
+    if _enough_hyperparameters(logged_fields):
         return True
+    # `TrainingArguments(learning_rate=args.lr, num_train_epochs=args.epochs)`: the run's
+    # hyperparameters, which the Trainer saves with every checkpoint (training_args.bin)
+    # and reports to its trackers; one field (`output_dir=args.out`) says nothing of them.
+    for site in calls_named_ending(facts, ("TrainingArguments", "Config"), in_order=False):
+        if site.name.startswith(HF_ARGUMENTS_PACKAGES) and mentioned.span_has(site.node):
+            whole, fields = mentions(call_exprs(site), aliases)
+            if whole or len(fields) >= 2:
+                return True
+    copies = _field_copies(index, alias_roots, aliases)
+    if copies:
+        for site in facts.logging_calls:
+            for expr in call_exprs(site):
+                logged_fields |= {copies[n.id] for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies}
+        if _enough_hyperparameters(logged_fields):
+            return True
     logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
-    if len(logged_fields) >= 2:
+    if _enough_hyperparameters(logged_fields):
         return True
     # `for k, v in vars(args).items(): print(k, v)`
     log_lines = sorted(c.node.lineno for c in facts.logging_calls)
@@ -1128,6 +1174,25 @@ def _flags_only_parser(facts: ModuleFacts) -> bool:
     return True
 
 
+def _argumentless_parser(facts: ModuleFacts, load: ConfigLoad) -> bool:
+    """``args = argparse.ArgumentParser().parse_args()`` with no options, then ``args.lr =
+    3e-4``...: a namespace filled with literals in the source, nothing read from outside."""
+    index = _config_index(facts)
+    if index.add_arguments:
+        return False
+    if not any(
+        isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant) and any(
+            isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in load.names for t in stmt.targets
+        )
+        for stmt in index.assigns
+    ):
+        return False
+    made = [c for c in facts.calls if (c.name or "").endswith("ArgumentParser")]
+    return bool(made) and all(
+        c.name == "argparse.ArgumentParser" and not c.kwarg("parents") for c in made
+    ) and not any(c.method in ("add_argument_group", "add_subparsers", "add_mutually_exclusive_group") for c in facts.calls)
+
+
 def _command_line_logged(facts: ModuleFacts) -> bool:
     """``print(" ".join(sys.argv))``: the command line is in the log, and with the parser's
     defaults in the source it gives every argument the run used."""
@@ -1137,6 +1202,12 @@ def _command_line_logged(facts: ModuleFacts) -> bool:
                 if node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node, facts.aliases) == "sys.argv":
                     return True
     return False
+
+
+def _argparse_captured(facts: ModuleFacts) -> bool:
+    """ClearML's ``Task.init()`` hooks argparse: every parsed argument is stored with the
+    task as its hyperparameters."""
+    return any(site.name.startswith("clearml.") for site in calls_named_ending(facts, "Task.init", in_order=False))
 
 
 def _mlflow_autologs(facts: ModuleFacts) -> bool:
@@ -1160,7 +1231,7 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         reported.add(key)
         if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
-        if load.kind == "argparse" and (_flags_only_parser(facts) or _command_line_logged(facts)):
+        if load.kind == "argparse" and (_flags_only_parser(facts) or _argumentless_parser(facts, load) or _command_line_logged(facts) or _argparse_captured(facts)):
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue

@@ -28,6 +28,7 @@ from .configuration import (
     config_file_kept,
     config_loads,
     config_names,
+    config_aliases,
     config_recorded,
     hydra_configs,
     mentions,
@@ -540,6 +541,8 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
                 return "config", set()
         return _first_origin(facts, expr.args, scope, names, depth)
     if isinstance(expr, ast.BinOp):
+        if _is_rank_offset(expr.left) or _is_rank_offset(expr.right):
+            return None, set()  # `args.seed + rank`: per-worker seeding of a base seed set elsewhere
         return _first_origin(facts, (expr.left, expr.right), scope, names, depth)
     if isinstance(expr, ast.IfExp):
         return _first_origin(facts, (expr.body, expr.orelse), scope, names, depth)
@@ -586,6 +589,19 @@ _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign})
 # Environment variables that say which process of a distributed launch this is (torchrun,
 # SLURM, Open MPI, MPICH): a seed offset by one is per-worker seeding of a literal seed.
 RANK_VARIABLE = re.compile(r"(?:LOCAL_|NODE_|GROUP_|WORLD_)?RANK|SLURM_(?:PROCID|LOCALID|NODEID)|OMPI_COMM_WORLD_(?:LOCAL_)?RANK|PMI_RANK")
+
+
+# A variable holding which worker this is: `args.seed + rank`, `seed + worker_id`.
+RANK_NAME = re.compile(r"(?:local_|global_|node_|proc(?:ess)?_?)?rank|worker_(?:id|index|rank)|process_index|proc_id|local_process_index", re.I)
+
+
+def _is_rank_offset(expr: ast.AST) -> bool:
+    if isinstance(expr, ast.Call) and expr.args and dotted_name(expr.func) in ("int",):
+        expr = expr.args[0]
+    name = expr.id if isinstance(expr, ast.Name) else expr.attr if isinstance(expr, ast.Attribute) else None
+    if name is None and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        name = expr.func.attr  # `dist.get_rank()`
+    return bool(name) and RANK_NAME.fullmatch(name.lstrip("_").replace("get_", "", 1)) is not None
 
 
 def _names_rank_variable(key: ast.AST) -> bool:
@@ -687,6 +703,9 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         return
     names = config_names(facts)
     hydra_params = {param for _, param in hydra_configs(facts)}
+    if hydra_params:
+        # `args = cfg` in the @hydra.main function: still Hydra's recorded config.
+        hydra_params |= {a.split(".")[0] for a in config_aliases(facts, hydra_params)}
     log_exprs = [e for site in facts.logging_calls for e in list(site.node.args) + [k.value for k in site.node.keywords]]
     reported: dict[tuple[str, str], Report] = {}
     # Several RNGs are usually seeded with the same value in the same function: the copies
