@@ -238,6 +238,7 @@ class _Index:
         if names is None:
             names = self._assignments[id(scope)] = {}
             assign_type, ann_assign_type, name_type = ast.Assign, ast.AnnAssign, ast.Name
+            with_type, async_with_type = ast.With, ast.AsyncWith
             for info in self.facts.scope_stmts(scope):
                 stmt = info.stmt
                 cls = stmt.__class__
@@ -245,6 +246,13 @@ class _Index:
                     targets = stmt.targets
                 elif cls is ann_assign_type and stmt.value is not None:
                     targets = [stmt.target]
+                elif cls is with_type or cls is async_with_type:
+                    # `with open(checkpoint, "rb") as f:` binds `f` to a handle on `checkpoint`
+                    for item in stmt.items:
+                        var = item.optional_vars
+                        if var.__class__ is name_type:
+                            names.setdefault(var.id, []).append((stmt, item.context_expr))
+                    continue
                 else:
                     continue
                 value = stmt.value
@@ -1360,11 +1368,26 @@ def _checkpoint_like_load(facts: ModuleFacts, site: CallSite, path: ast.expr | N
         return True
     if used_by_load_state_dict:
         return True
+    if _reads_only_its_config(site):
+        return False
     texts = [facts.segment(path) if path is not None else ""]
     target = _assigned_target(site)
     if target is not None:
         texts.append(facts.segment(target))
     return any(has_checkpoint_words(t) or CHECKPOINT_OBJECT_WORDS.search(t) for t in texts if t)
+
+
+CONFIG_KEY = re.compile(r"config|cfg|args|hparams|hyper_parameters|hyperparameters|opt|options|params", re.I)
+
+
+def _reads_only_its_config(site: CallSite) -> bool:
+    """``config = torch.load(args.resume)["config"]``: the checkpoint is opened for the
+    settings it was trained with (the weights are loaded, and judged, elsewhere)."""
+    value = getattr(site.stmt, "value", None)
+    if not isinstance(value, ast.Subscript) or value.value is not site.node:
+        return False
+    key = value.slice
+    return isinstance(key, ast.Constant) and isinstance(key.value, str) and CONFIG_KEY.fullmatch(key.value) is not None
 
 
 def _consumers(facts: ModuleFacts, site: CallSite, result: ast.expr | None) -> list[CallSite]:
