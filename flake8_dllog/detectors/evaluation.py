@@ -628,6 +628,8 @@ def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
         names = [n for n in _stmt_targets(stmt) if n != "_"]
         if isinstance(stmt, (ast.Return,)) or (not names and not isinstance(stmt, ast.Expr)):
             continue
+        if isinstance(stmt, ast.Expr) and stmt.value is not site.node:
+            continue  # `print("val", model.evaluate(...))`: handed to the call around it
         if names:
             derived = derived_names(facts, site.scope, set(names))
             if metrics_handled(facts, site.scope, derived):
