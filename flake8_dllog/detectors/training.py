@@ -290,7 +290,35 @@ def _judge_possibly_logging(facts: ModuleFacts, site: CallSite) -> bool:
         # Local functions are judged by their bodies: do they log, or hand control to
         # something opaque that might (a callback list, a hook)?
         return _scope_possibly_logs(facts, target)
-    return _is_opaque_reporter(site)
+    return _is_opaque_reporter(site) or _sent_to_a_logging_object(facts, site)
+
+
+def _sent_to_a_logging_object(facts: ModuleFacts, site: CallSite) -> bool:
+    """``vis.update(loss.item(), eer, step)`` where the file also calls ``vis.log_params()``:
+    a project's visualiser/tracker object, which logs what it is handed."""
+    name = site.name or ""
+    return name.count(".") == 1 and name.split(".", 1)[0] in _logging_objects(facts)
+
+
+# Tensor/array methods named log_*: arithmetic, not reports.
+_MATH_LOG_METHODS = frozenset({"log_softmax", "log_sigmoid", "log_prob", "log_normal_", "log_abs_det_jacobian", "log_ndtr"})
+
+
+def _logging_objects(facts: ModuleFacts) -> frozenset[str]:
+    """Plain variables the file calls a ``log*`` method of (``vis.log_params()``), but
+    not the logging module or a logger: their other methods are reports too."""
+    found = getattr(facts, "_dllog_logging_objects", None)
+    if found is None:
+        found = frozenset(
+            head
+            for name in facts._calls_by_name
+            if name.count(".") == 1
+            for head, method in [name.split(".")]
+            if (method == "log" or method.startswith("log_") and method not in _MATH_LOG_METHODS)
+            and head not in ("self", "cls", "logging", "math", "np", "numpy", "torch")
+        )
+        facts._dllog_logging_objects = found  # type: ignore[attr-defined]
+    return found
 
 
 def _is_opaque_reporter(site: CallSite) -> bool:
@@ -396,6 +424,8 @@ def _notable_calls(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
                 verdict = _name_verdict(name)
             if verdict == plain:
                 if callback_aliases and name in callback_aliases and _is_opaque_reporter(c):
+                    calls.append(c)
+                elif "." in name and _sent_to_a_logging_object(facts, c):
                     calls.append(c)
             elif verdict == always or (verdict == _ASK_CALL and _is_opaque_reporter(c)):
                 calls.append(c)
