@@ -722,6 +722,8 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         origin, carriers = seed_origin(facts, expr, site.scope, names)
         if origin is None:
             continue
+        if origin == "random" and _drawn_from_a_seeded_rng(facts, site, expr, seed_calls):
+            continue
         text = facts.segment(expr)
         carriers = set(carriers) | ({text} if text else set())
         key = (site.scope.qualname, text)
@@ -766,6 +768,24 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
+
+
+def _drawn_from_a_seeded_rng(facts: ModuleFacts, site: CallSite, expr: ast.expr, seed_calls) -> bool:
+    """``np.random.seed(args.seed); torch.manual_seed(np.random.randint(1, 10000))`` (Rainbow):
+    the drawn seed is a function of a seed set just before; that one is judged."""
+    draws = {
+        (dotted_name(n.func, facts.aliases) or "").rsplit(".", 1)[0]
+        for n in walk(expr)
+        if isinstance(n, ast.Call)
+    }
+    draws.discard("")
+    for other, _, _ in seed_calls:
+        if other is site or other.scope is not site.scope or other.node.lineno >= site.node.lineno:
+            continue
+        seeded = (other.name or "").rsplit(".", 1)[0]
+        if seeded and seeded in draws:
+            return True
+    return False
 
 
 def _copies_of(facts: ModuleFacts, scope: Scope, carriers: set[str]) -> set[str]:
