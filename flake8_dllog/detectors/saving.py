@@ -1084,6 +1084,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if site.method == "save_pretrained" and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
+        if _temporary_path(facts, site, path):
+            continue
         if _site_evidence(facts, config, site, [path, result]):
             continue
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
@@ -1096,6 +1098,22 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         ctx["saved"] = _text(facts, saved)
         ctx["call"] = site.name
         yield site_report(site, ctx)
+
+
+def _temporary_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """A save to a ``tempfile`` path: an atomic write (``os.replace(tmp, dest)`` follows)
+    or DDP's initial-weights hand-over between ranks. Not where the checkpoint lives."""
+    if path is None:
+        return False
+    exprs = [path]
+    if isinstance(path, ast.Name):
+        # (`fd, tmp = tempfile.mkstemp()`: an unpacked value is the whole call's statement)
+        exprs += [value if value is not None else stmt.value for stmt, value in index_of(facts).bindings(site.scope, path.id)]
+    for expr in exprs:
+        for node in walk(expr):
+            if isinstance(node, ast.Call) and (dotted_name(node.func, facts.aliases) or "").startswith("tempfile."):
+                return True
+    return False
 
 
 # -- DLL201: bare weights --------------------------------------------------------------
@@ -1151,9 +1169,45 @@ def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
     return False
 
 
+# A config object (`args`, `cfg`, `repr_args`...): formatted into a file name, it is the
+# run's configuration in that name.
+CONFIG_ROOT = re.compile(r"^(?:args|cfg|config|conf|opt|opts|hparams|hps?|params)$|_(?:args|cfg|config|opts?)$", re.I)
+
+
+def _formatted_parts(path: ast.expr) -> list[ast.expr]:
+    """The values formatted into a string: f-string fields, ``.format()`` arguments,
+    ``%`` operands."""
+    parts: list[ast.expr] = []
+    for node in walk(path):
+        if isinstance(node, ast.FormattedValue):
+            parts.append(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            parts.extend(node.args)
+            parts.extend(k.value for k in node.keywords)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+            parts.extend(node.right.elts if isinstance(node.right, ast.Tuple) else [node.right])
+    return parts
+
+
+def _config_in_name(facts: ModuleFacts, site: CallSite, path: ast.expr) -> bool:
+    """``f"model_{args.lr}.pt"``, ``f"model_{repr_args}.pt"`` with ``repr_args =
+    string_args(args)``: the configuration is formatted into the file name."""
+    for part in _formatted_parts(path):
+        for node in walk(part):
+            if isinstance(node, ast.Name):
+                if CONFIG_ROOT.search(node.id):
+                    return True
+                bound = index_of(facts).binding(site.scope, node.id, site.node.lineno)
+                if isinstance(bound, ast.Call) and any(isinstance(a, ast.Name) and CONFIG_ROOT.search(a.id) for a in bound.args):
+                    return True
+    return False
+
+
 def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None, depth: int = 2) -> bool:
     if path is None:
         return False
+    if path.__class__ is not ast.Name and _config_in_name(facts, site, path):
+        return True
     if path.__class__ is ast.Name:
         names, attributes = frozenset((path.id,)), ()  # the common case, without the memo
     else:
