@@ -28,6 +28,7 @@ from ..config import Config
 from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
 from .training import calls_named_ending, is_training_module
+from .saving import index_of
 
 # Names that conventionally hold a run's configuration (used when the load is not in this
 # file: `def main(args): torch.manual_seed(args.seed)`).
@@ -885,12 +886,51 @@ def _enough_hyperparameters(logged_fields: set[str]) -> bool:
 HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "setfit.")
 
 
+# Names of the project's own code that runs training with what it is handed.
+RUNNER_NAME = re.compile(r"(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_)", re.I)
+
+
+def _project_runner(facts: ModuleFacts, site: CallSite) -> bool:
+    """A call into the project's own (imported, unseen) trainer or launcher."""
+    name = site.name or ""
+    last = name.rsplit(".", 1)[-1]
+    if not RUNNER_NAME.search(last):
+        return False
+    head = name.split(".", 1)[0]
+    if head in index_of(facts).project_imports:
+        return True
+    # `exp.get_trainer(args)` on an object the project built (`exp = get_exp(...)`)
+    return "." in name and last in ("get_trainer", "build_trainer", "get_runner", "build_runner")
+
+
+def _option_names(facts: ModuleFacts) -> set[str]:
+    """The fields a parser of this file defines (``--train-file`` → ``train_file``, or
+    its ``dest=``); empty when one cannot be told."""
+    names: set[str] = set()
+    for site in facts.calls:
+        if site.method not in ("add_argument", "add_option"):
+            continue
+        dest = site.kwarg("dest")
+        if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+            names.add(dest.value)
+            continue
+        flags = [a.value for a in site.node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        long = [f for f in flags if f.startswith("--")] or [f for f in flags if not f.startswith("-")]
+        if not long:
+            return set()
+        names.add(long[0].lstrip("-").replace("-", "_"))
+    return names
+
+
 def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str]) -> dict[str, str]:
-    """``NUM_EPOCHS = opt.num_epochs``: names holding one field of the config, by field."""
+    """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``:
+    names holding (a value made from) one field of the config, by field."""
     out: dict[str, str] = {}
     for stmt in index.assigns:
         value = stmt.value
-        if isinstance(value, ast.Attribute) and root_name(value) in alias_roots:
+        if value is not None and any(
+            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in alias_roots for n in walk(value)
+        ):
             _, fields = mentions([value], aliases)
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if len(fields) == 1 and len(targets) == 1 and isinstance(targets[0], ast.Name):
@@ -963,18 +1003,29 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     # `TrainingArguments(learning_rate=args.lr, num_train_epochs=args.epochs)`: the run's
     # hyperparameters, which the Trainer saves with every checkpoint (training_args.bin)
     # and reports to its trackers; one field (`output_dir=args.out`) says nothing of them.
-    for site in calls_named_ending(facts, ("TrainingArguments", "Config"), in_order=False):
-        if site.name.startswith(HF_ARGUMENTS_PACKAGES) and mentioned.span_has(site.node):
-            whole, fields = mentions(call_exprs(site), aliases)
+    copies = _field_copies(index, alias_roots, aliases)
+    # ... and a TensorBoard run named after them (`SummaryWriter(comment=f"-lr{args.lr}-bs{args.bs}")`).
+    for site in calls_named_ending(facts, ("TrainingArguments", "Config", "SummaryWriter"), in_order=False):
+        if site.name.startswith(HF_ARGUMENTS_PACKAGES) or site.name.endswith("SummaryWriter"):
+            exprs = call_exprs(site)
+            whole, fields = mentions(exprs, aliases)
+            fields |= {copies[n.id] for e in exprs for n in walk(e) if isinstance(n, ast.Name) and n.id in copies}
             if whole or len(fields) >= 2:
                 return True
-    copies = _field_copies(index, alias_roots, aliases)
+    # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
+    # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.
+    for site in facts.calls:
+        if site.target is None and _project_runner(facts, site) and mentions_whole(call_exprs(site), aliases):
+            return True
     if copies:
         for site in facts.logging_calls:
             for expr in call_exprs(site):
                 logged_fields |= {copies[n.id] for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies}
         if _enough_hyperparameters(logged_fields):
             return True
+    options = _option_names(facts)
+    if options and {f.rsplit(".", 1)[-1] for f in logged_fields} >= options:
+        return True  # every option the parser defines is in the log
     logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
     if _enough_hyperparameters(logged_fields):
         return True
