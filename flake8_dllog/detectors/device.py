@@ -19,9 +19,10 @@ from typing import Iterator
 from ..config import Config
 from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
+from .configuration import config_aliases, hydra_configs
 from .training import is_training_module
 from .saving import (
-    GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, memoised,
+    GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -211,6 +212,13 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
         exprs.append(bound)
         line = bound.lineno - 1
         name = next((n for n in walk(bound) if isinstance(n, ast.Name) and n.id == name.id), None)
+    if dev is None:
+        # `gpus = [int(i) for i in config.GPUS.split(",")]` ... `device_ids=gpus`
+        for expr in list(exprs):
+            if isinstance(expr, ast.Name):
+                bound = index_of(facts).binding(site.scope, expr.id, site.node.lineno)
+                if bound is not None and bound is not expr:
+                    exprs.append(bound)
     for expr in exprs:
         text = facts.segment(expr)
         if text and expr is dev:
@@ -223,9 +231,25 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
                 t = dotted_name(node)
                 if t and "?" not in t and t not in GENERIC_NAMES and t.split(".")[0] not in ("torch", "os"):
                     keys.add(t)
-                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
-                        wholes.add(node.value.id)
+                    root = node
+                    while isinstance(root, ast.Attribute):
+                        root = root.value  # `config.GPUS.split` → config
+                    if root is not node and isinstance(root, ast.Name) and root.id not in GENERIC_NAMES:
+                        wholes.add(root.id)
+            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
+                wholes.add(node.value.id)  # `opt["data.cuda"]`
     return keys, wholes
+
+
+def _config_kept_whole(facts: ModuleFacts, site: CallSite, wholes: set[str]) -> bool:
+    """The config object the device came from is recorded whole: Hydra's saved config, a
+    tracker's run config (`wandb.init(config=vars(config))`), a dump (`json.dump(opt, f)`)."""
+    if not wholes:
+        return False
+    hydra = {param for scope, param in hydra_configs(facts) if scope is site.scope}
+    if hydra and wholes & ({a.split(".")[0] for a in config_aliases(facts, hydra)} | hydra):
+        return True
+    return logs_mention(facts, site.scope, (set(), wholes))
 
 
 def _parallel_device_ids(site: CallSite) -> list[ast.expr]:
@@ -450,6 +474,11 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
                 logged_at_origin = True
                 break
         if logged_at_origin or _logged_by_a_sibling_method(facts, site, dev_text):
+            reported.add(id(site.scope))
+            continue
+        if keys is None:
+            keys = _device_keys(facts, site, dev_expr)
+        if _config_kept_whole(facts, site, keys[1]):
             reported.add(id(site.scope))
             continue
         reported.add(id(site.scope))
