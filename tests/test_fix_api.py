@@ -198,7 +198,7 @@ def test_dll210_logs_path_and_keeps_the_keys_of_a_non_strict_load():
 
 
 def test_dll400_logs_device_and_gpu_name_once():
-    source = "import torch\n\ndevice = torch.device('cuda')\nmodel = Net().to(device)\n"
+    source = "import torch\n\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Net().to(device)\n"
     fixed = _fixed(source, select={"DLL400"})
     assert fixed.endswith(
         'model = Net().to(device)\nlogger.info("using device %s", device)\n'

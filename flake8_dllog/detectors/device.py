@@ -82,11 +82,21 @@ def _module_classes(facts: ModuleFacts) -> set[str]:
     return found
 
 
+# torch.nn modules with no weights to place: losses, activations, pooling, containers of
+# nothing (`nn.CrossEntropyLoss().cuda()` says nothing about where the model runs).
+WEIGHTLESS_MODULE = re.compile(
+    r"Loss$|^(Identity|Flatten|Unflatten|Dropout\w*|ReLU\w*|LeakyReLU|PReLU_?|GELU|SiLU|Mish|ELU|SELU|Sigmoid|Tanh|"
+    r"Softmax\w*|LogSoftmax|Softplus|Hardtanh|\w*Pool\d?d|Upsample\w*|PixelShuffle|ZeroPad\d?d|ReflectionPad\d?d)$"
+)
+
+
 def _is_model_constructor(facts: ModuleFacts, call: ast.Call) -> bool:
     name = dotted_name(call.func, facts.aliases) or ""
     if not name or "?" in name:
         return False
     last = name.rsplit(".", 1)[-1]
+    if name.startswith("torch.nn.") and WEIGHTLESS_MODULE.search(last):
+        return False
     if last in _module_classes(facts) or (last[:1].isupper() and is_model_name(last)):
         return True  # `Net()`, `ResNet()`, `Encoder()`
     if last == "from_pretrained" and facts.vocabulary.matcher("load_exclusions").match(name):
@@ -395,11 +405,41 @@ def _bound_device_texts(facts: ModuleFacts, site: CallSite, dev: ast.expr | None
     return texts
 
 
+def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
+    """``"cuda"``, ``"cuda:0"``, ``torch.device("cuda")``."""
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+        if not facts.vocabulary.matcher("device_factory").match(dotted_name(expr.func, facts.aliases) or ""):
+            return False
+        expr = expr.args[0]
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_STRING.match(expr.value) is not None
+
+
+def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> bool:
+    """A device written as a literal, unconditionally: like a literal seed, the source
+    says where the run goes, and without that accelerator it fails instead of quietly
+    running on the CPU. (A bare ``.cuda()`` is still judged, as SPEC's example.)"""
+    if _guarding_conditions(site):
+        return False
+    if _literal_accelerator(facts, dev):
+        return True
+    if not isinstance(dev, ast.Name):
+        return False
+    idx = index_of(facts)
+    binds = idx.bindings(site.scope, dev.id) or (idx.bindings(facts.module, dev.id) if not site.scope.is_module else [])
+    if len(binds) != 1:
+        return False
+    stmt, value = binds[0]
+    info = facts.info(stmt)
+    if info is None or _tests_around(info.parent, info.scope):
+        return False  # bound under an `if`: a choice made at run time
+    return _literal_accelerator(facts, value)
+
+
 def _globals_overridden_by_exec(facts: ModuleFacts) -> bool:
     """nanoGPT's ``exec(open("configurator.py").read())``: module globals rebound by code
     this file does not show (and which prints its overrides)."""
-    for site in facts.module.calls:
-        if site.name == "exec" and site.info.scope is facts.module and "open(" in (facts.segment(site.node) or ""):
+    for site in facts._calls_by_name.get("exec", ()):
+        if site.scope is facts.module and "open(" in (facts.segment(site.node) or ""):
             return True
     return False
 
@@ -446,6 +486,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
         if dev_text is not None and any(framework_device(t) for t in _bound_device_texts(facts, site, dev_expr)):
             continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
+        if dev_expr is not None and _fixed_literal_device(facts, site, dev_expr):
+            continue  # `.to("cuda")`: spelled out in the source, no silent fallback to CPU
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
         if dev_text == "self.device" and any(
