@@ -890,9 +890,8 @@ HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "set
 RUNNER_NAME = re.compile(r"(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_)", re.I)
 
 
-def _project_runner(facts: ModuleFacts, site: CallSite) -> bool:
-    """A call into the project's own (imported, unseen) trainer or launcher."""
-    name = site.name or ""
+def _project_runner(facts: ModuleFacts, name: str) -> bool:
+    """A call (by name) into the project's own (imported, unseen) trainer or launcher."""
     last = name.rsplit(".", 1)[-1]
     if not RUNNER_NAME.search(last):
         return False
@@ -907,9 +906,7 @@ def _option_names(facts: ModuleFacts) -> set[str]:
     """The fields a parser of this file defines (``--train-file`` → ``train_file``, or
     its ``dest=``); empty when one cannot be told."""
     names: set[str] = set()
-    for site in facts.calls:
-        if site.method not in ("add_argument", "add_option"):
-            continue
+    for site in calls_named_ending(facts, (".add_argument", ".add_option")):
         dest = site.kwarg("dest")
         if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
             names.add(dest.value)
@@ -1014,9 +1011,11 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
                 return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.
-    for site in facts.calls:
-        if site.target is None and _project_runner(facts, site) and mentions_whole(call_exprs(site), aliases):
-            return True
+    for name, sites in facts._calls_by_name.items():
+        if RUNNER_NAME.search(name.rsplit(".", 1)[-1]) and _project_runner(facts, name):
+            for site in sites:
+                if site.target is None and mentioned.span_has(site.node) and mentions_whole(call_exprs(site), aliases):
+                    return True
     if copies:
         for site in facts.logging_calls:
             for expr in call_exprs(site):

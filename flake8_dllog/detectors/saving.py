@@ -1086,6 +1086,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue  # "Model weights saved in ..." is logged by transformers at INFO
         if _temporary_path(facts, site, path):
             continue
+        if site.method == "save_state" and "trainer" in (_text(facts, site.receiver) or "").lower():
+            continue  # HF `trainer.save_state()` writes trainer_state.json, not a checkpoint
         if _site_evidence(facts, config, site, [path, result]):
             continue
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
