@@ -34,7 +34,7 @@ DEVICE_PRINT = textwrap.dedent(
 
     def setup():
         model = Net()
-        device = torch.device("cuda")
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         print("device", device)
         model.to(device)
         return model

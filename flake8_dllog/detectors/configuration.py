@@ -553,6 +553,10 @@ def config_names(facts: ModuleFacts) -> set[str]:
 # -- is it recorded? ---------------------------------------------------------------------
 
 
+# Calls that build a copy of a configuration from fields passed as keywords.
+COPYING_CALLS = frozenset({"replace", "Namespace", "SimpleNamespace", "EasyDict", "edict", "dict", "Box", "AttrDict", "DotMap"})
+
+
 def _is_converting(value: ast.AST, names: set[str]) -> bool:
     """``cfg = args`` / ``cfg = vars(args)`` / ``text = yaml.dump(args.__dict__)``: the value
     is the same configuration in another form (not ``model = Model(args)``)."""
@@ -565,6 +569,11 @@ def _is_converting(value: ast.AST, names: set[str]) -> bool:
         last = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
         if last in CONVERTERS or last in WHOLE_ATTRS:
             return mentions_whole([value], names)
+        if last in COPYING_CALLS or last.endswith(("Config", "Cfg", "Args", "Params", "Hparams")):
+            # `cfg = dataclasses.replace(DEFAULTS, lr=args.lr, epochs=args.epochs)`: the
+            # fields copied into a config object (two or more; `Model(args.hidden)` is not one)
+            _, fields = mentions([k.value for k in value.keywords], names)
+            return len(fields) >= 2
         return False
     if isinstance(value, (ast.JoinedStr, ast.Dict, ast.BinOp, ast.IfExp, ast.Subscript)):
         return mentions_whole([value], names)

@@ -747,6 +747,8 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         roots = {r for r in roots if r}
         if roots & hydra_params:
             continue  # Hydra saves the composed config (and its seed) in the run directory
+        # `seed = int(config.get("seed", 42))`: the config the value was read from
+        roots |= _get_receivers(facts, site.scope, expr)
         config_roots = {r for r in roots if r in names}
         self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
         if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
@@ -786,6 +788,22 @@ def _drawn_from_a_seeded_rng(facts: ModuleFacts, site: CallSite, expr: ast.expr,
         if seeded and seeded in draws:
             return True
     return False
+
+
+def _get_receivers(facts: ModuleFacts, scope: Scope, expr: ast.AST) -> set[str]:
+    """Root names of ``X.get(...)`` reads in a seed expression, or in the value its name was
+    bound to (one assignment back)."""
+    exprs = [expr]
+    if isinstance(expr, ast.Name):
+        exprs += _assignments(facts, scope, expr.id)
+    found: set[str] = set()
+    for e in exprs:
+        for node in walk(e):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+                r = root_name(node.func.value)
+                if r:
+                    found.add(r)
+    return found
 
 
 def _copies_of(facts: ModuleFacts, scope: Scope, carriers: set[str]) -> set[str]:

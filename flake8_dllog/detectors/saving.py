@@ -1088,6 +1088,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if site.method == "save_state" and "trainer" in (_text(facts, site.receiver) or "").lower():
             continue  # HF `trainer.save_state()` writes trainer_state.json, not a checkpoint
+        if _settings_dict(facts, site, saved):
+            continue
         if _site_evidence(facts, config, site, [path, result]):
             continue
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
@@ -1100,6 +1102,24 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         ctx["saved"] = _text(facts, saved)
         ctx["call"] = site.name
         yield site_report(site, ctx)
+
+
+def _settings_dict(facts: ModuleFacts, site: CallSite, saved: ast.expr | None) -> bool:
+    """``torch.save({"hidden_dim": args.hidden_dim, "vocab_size": len(vocab)}, f)`` (SageMaker's
+    model_info.pth): constructor settings, no weights. Not a checkpoint."""
+    if isinstance(saved, ast.Name):
+        saved = index_of(facts).binding(site.scope, saved.id, site.node.lineno)
+    if not isinstance(saved, ast.Dict) or not saved.values:
+        return False
+    for value in saved.values:
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("len", "int", "float", "str", "bool"):
+            continue
+        if isinstance(value, ast.Constant):
+            continue
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and CONFIG_ROOT.search(value.value.id):
+            continue
+        return False
+    return True
 
 
 def _temporary_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
@@ -1281,6 +1301,9 @@ def _scope_records_run(idx: _Index, scope: Scope) -> bool:
         if is_artifact_record(name) or is_record_helper(name):
             return True
         if name.rsplit(".", 1)[-1] in ("dump", "safe_dump", "save", "save_hyperparameters", "to_yaml") and idx.matches("config_record", name):
+            return True
+        # `torch.save({"hidden_dim": args.hidden_dim, ...}, info_path)` next to the weights
+        if name.rsplit(".", 1)[-1] in ("save", "dump") and call.node.args and _settings_dict(idx.facts, call, call.node.args[0]):
             return True
     return False
 
