@@ -367,7 +367,21 @@ def _is_config_load_call(facts: ModuleFacts, site: CallSite) -> bool:
     recv = name.rsplit(".", 1)[0].lower() if "." in name else ""
     if last in ("get_config", "load_config", "get_cfg") and any(w in recv for w in ("model", "layer", "net", "module")):
         return False  # Keras `model.get_config()` describes a model, not the run
+    if last in ("parse_args", "parse_known_args") and _project_options_class(facts, site):
+        return False
     return True
+
+
+def _project_options_class(facts: ModuleFacts, site: CallSite) -> bool:
+    """``TrainOptions().parse_args()``: a project's options class, imported from its own
+    module, whose parse method commonly prints and saves the options (pix2pix, SPIN).
+    Its body is elsewhere: not judged."""
+    func = site.node.func
+    receiver = func.value if isinstance(func, ast.Attribute) else None
+    if not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name)):
+        return False
+    cls = receiver.func.id
+    return cls[:1].isupper() and cls in index_of(facts).project_imports
 
 
 def _data_file_load(site: CallSite, names: list[str]) -> bool:
@@ -928,6 +942,20 @@ def _option_names(facts: ModuleFacts) -> set[str]:
     return names
 
 
+def _built_from_loaded_config(load: ConfigLoad, loaded_roots: set[str]) -> bool:
+    """``cfg = make_cfg(args, "test")``: a config made by a same-module helper from another
+    loaded config (judged once, where that one is loaded)."""
+    if load.site.target is None:
+        return False
+    node = load.site.node
+    own = {name.split(".")[0] for name in load.names}
+    for arg in list(node.args) + [kw.value for kw in node.keywords]:
+        root = root_name(arg)
+        if root is not None and root in loaded_roots and root not in own:
+            return True
+    return False
+
+
 def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str]) -> dict[str, str]:
     """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``:
     names holding (a value made from) one field of the config, by field."""
@@ -937,10 +965,20 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str])
         if value is not None and any(
             isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in alias_roots for n in walk(value)
         ):
-            _, fields = mentions([value], aliases)
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if len(fields) == 1 and len(targets) == 1 and isinstance(targets[0], ast.Name):
-                out[targets[0].id] = next(iter(fields))
+            if len(targets) != 1:
+                continue
+            target = targets[0]
+            # `LR, EPOCHS = args.lr, args.epochs`: one copy per element
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+                pairs = list(zip(target.elts, value.elts))
+            else:
+                pairs = [(target, value)]
+            for name, part in pairs:
+                if isinstance(name, ast.Name):
+                    _, fields = mentions([part], aliases)
+                    if len(fields) == 1:
+                        out[name.id] = next(iter(fields))
     return out
 
 
@@ -1104,6 +1142,24 @@ def _is_name_in(node: ast.AST, names: set[str]) -> bool:
     return node.__class__ is ast.Name and node.id in names  # type: ignore[attr-defined]
 
 
+def _sections(index: _ConfigIndex, alias_roots: set[str]) -> set[str]:
+    """Names bound to one part of the config: ``train_cfg = cfg["train"]``."""
+    out: set[str] = set()
+    for stmt in index.assigns:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if len(targets) != 1 or stmt.value is None:
+            continue
+        target, value = targets[0], stmt.value
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = list(zip(target.elts, value.elts))
+        else:
+            pairs = [(target, value)]
+        for name, part in pairs:
+            if isinstance(name, ast.Name) and isinstance(part, (ast.Attribute, ast.Subscript)) and root_name(part) in alias_roots:
+                out.add(name.id)
+    return out
+
+
 def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], aliases: set[str]) -> set[str]:
     """Config fields handed to a same-module function under a parameter that function
     logs: ``train_net(epochs=args.epochs, lr=args.lr)`` where ``train_net`` says
@@ -1111,6 +1167,11 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
     Arguments are matched to parameters as _follow_aliases() does, from the same index."""
     out: set[str] = set()
     logged_params: dict[int, set[str]] = {}
+    # `lcfg, tcfg = cfg["lora"], cfg["train"]`: fields of a section are config fields too.
+    sections = _sections(_config_index(facts), alias_roots)
+    if sections:
+        alias_roots = alias_roots | sections
+        aliases = aliases | sections
     for call in _config_index(facts).flow_calls:
         site, params = call.site, call.params
         target = site.target
@@ -1283,17 +1344,27 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not loads or not is_training_module(facts) or _mlflow_autologs(facts):
         return
     reported: set[tuple[str, str]] = set()
+    loaded_roots = {name.split(".")[0] for load in loads for name in load.names}
+    helpers_reported: set[str] = set()
     for load in loads:
         key = (load.scope.qualname, load.names[0])
         if key in reported:
             continue
         reported.add(key)
+        if _built_from_loaded_config(load, loaded_roots):
+            continue  # `cfg = make_cfg(args)`: the finding on `args` covers it
         if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
         if load.kind == "argparse" and (_flags_only_parser(facts) or _argumentless_parser(facts, load) or _command_line_logged(facts) or _argparse_captured(facts)):
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue
+        helper = load.site.target.qualname if load.site.target is not None else None
+        if helper is not None:
+            # The same loader helper called from several functions: one config, one finding.
+            if helper in helpers_reported:
+                continue
+            helpers_reported.add(helper)
         yield Report(
             load.site.node,
             context={

@@ -19,10 +19,10 @@ from typing import Iterator
 from ..config import Config
 from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
-from .configuration import config_aliases, hydra_configs
+from .configuration import config_aliases, hydra_configs, plain_dotted
 from .training import is_training_module
 from .saving import (
-    GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, logs_mention, memoised,
+    GENERIC_NAMES, KNOWN_LIBRARIES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -175,6 +175,10 @@ def _device_of(facts: ModuleFacts, site: CallSite) -> ast.expr | None | bool:
     if isinstance(dev, ast.Call):
         name = dotted_name(dev.func, facts.aliases) or ""
         if facts.vocabulary.matcher("device_factory").match(name):
+            # `torch.device("cpu")`: the CPU is not an accelerator, like the string "cpu"
+            first = dev.args[0] if dev.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) and not ACCELERATOR_STRING.match(first.value):
+                return None
             return dev
     if isinstance(dev, ast.JoinedStr):
         return dev if re.search(r"cuda|mps|xla|npu|xpu", text, re.I) else None
@@ -270,6 +274,47 @@ def _parallel_device_ids(site: CallSite) -> list[ast.expr]:
             if kw.arg == "device_ids":
                 return [kw.value]
     return []
+
+
+def _star_imported(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
+    """A device name bound nowhere in this file, which star-imports a project module."""
+    if not isinstance(dev, ast.Name):
+        return False
+    star = any(
+        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
+        for node in facts.tree.body
+    )
+    if not star:
+        return False
+    idx = index_of(facts)
+    return not (idx.bindings(site.scope, dev.id) or idx.bindings(facts.module, dev.id) or dev.id in idx.parameters(site.scope))
+
+
+def _constructor_argument(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
+    """``self.model.to(self.device)`` where ``__init__(self, ..., device)`` stored the
+    argument and nothing in this file builds the object: the device is the caller's."""
+    if isinstance(dev, ast.Call) and len(dev.args) == 1 and not dev.keywords:
+        dev = dev.args[0]  # torch.device(self.device)
+    dev_text = plain_dotted(dev) if dev is not None else None
+    class_name = site.scope.class_name
+    if not class_name or not dev_text or not dev_text.startswith("self."):
+        return False
+    init = facts.functions.get(f"{class_name}.__init__")
+    if init is None:
+        return False
+    params = index_of(facts).parameters(init)
+    stored = any(
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.id in params
+        and any(dotted_name(t) == dev_text for t in stmt.targets)
+        for stmt in walk(init.node)
+        if isinstance(stmt, ast.Assign)
+    )
+    if not stored:
+        return False
+    return not any(c.name and c.name.rsplit(".", 1)[-1] == class_name for c in facts.calls)
 
 
 def _moves_a_callers_model(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None) -> bool:
@@ -494,7 +539,9 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             b.endswith("LightningModule") for b in site.scope.class_bases
         ):
             continue
-        if from_unseen_caller(facts, site, dev_expr):
+        if _star_imported(facts, site, dev_expr):
+            continue  # `from dcgan import *` brings `device` (and maybe its log): cannot tell
+        if from_unseen_caller(facts, site, dev_expr) or _constructor_argument(facts, site, dev_expr):
             continue  # the device is chosen by a caller outside this file
         if _moves_a_callers_model(facts, site, receiver):
             continue

@@ -38,6 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
+from .saving import index_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -750,6 +751,8 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         # `seed = int(config.get("seed", 42))`: the config the value was read from
         roots |= _get_receivers(facts, site.scope, expr)
         config_roots = {r for r in roots if r in names}
+        if _made_by_project_helper(facts, site.scope, roots):
+            continue  # `opt = config.get_options()`: the helper in another file may print it
         self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
         if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
             continue
@@ -770,6 +773,26 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
+
+
+def _made_by_project_helper(facts: ModuleFacts, scope: Scope, roots: set[str]) -> bool:
+    """Is one of these names bound to what a project's own options class parsed
+    (``args = Arguments().parse_args()``, ``opt = TrainOptions().parse()``)? Such classes
+    commonly print and save the options (pix2pix, SPIN); their code is not in this file.
+    (A plain helper function, ``args = get_args()``, is still judged: most only wrap argparse.)"""
+    project = index_of(facts).project_imports
+    if not project:
+        return False
+    for root in roots:
+        for value in _assignments(facts, scope, root) + (_assignments(facts, facts.module, root) if not scope.is_module else []):
+            node = value
+            while isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node is not value:
+                    name = node.func.id
+                    if name[:1].isupper() and name in project:
+                        return True
+                node = node.func if isinstance(node, ast.Call) else node.value
+    return False
 
 
 def _drawn_from_a_seeded_rng(facts: ModuleFacts, site: CallSite, expr: ast.expr, seed_calls) -> bool:

@@ -769,6 +769,16 @@ PATHISH = re.compile(r"path|dir|file|name|ckpt|checkpoint|out|save|dest|folder|p
 
 def _save_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, ast.expr | None]:
     """(saved object, path expression) for a save call."""
+    saved, path = _save_parts_by_signature(facts, site)
+    if path is None and site.node.keywords:
+        # A wrapper's own keyword for the file: `m.save_model(model_name="last.pt")`.
+        for kw in site.node.keywords:
+            if kw.arg and kw.arg not in ("obj", "model", "m", "tensors", "state_dict") and PATHISH.search(kw.arg):
+                return saved, kw.value
+    return saved, path
+
+
+def _save_parts_by_signature(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, ast.expr | None]:
     name = (site.name or "").lower()
     method = (site.method or "").lower()
     args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
@@ -1225,6 +1235,17 @@ def _config_in_name(facts: ModuleFacts, site: CallSite, path: ast.expr) -> bool:
     return False
 
 
+def _loop_counters(site: CallSite) -> set[str]:
+    """Names counted up in the loops around a save (``i_so_far += 1`` in a ``while``):
+    the iteration number, like a ``for`` loop's variable."""
+    out: set[str] = set()
+    for loop in site.loops:
+        for node in walk(loop):
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+                out.add(node.target.id)
+    return out
+
+
 def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None, depth: int = 2) -> bool:
     if path is None:
         return False
@@ -1241,6 +1262,8 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
         for loop in site.loops:
             if isinstance(loop, (ast.For, ast.AsyncFor)):
                 loop_vars |= _names_in(loop.target)
+        if not names & loop_vars:
+            loop_vars |= _loop_counters(site)
         if names & loop_vars or any(is_metadata_name(n) for n in names):
             return True
     # A name bound in this scope to an f-string with the epoch in it (or an attribute:

@@ -201,14 +201,34 @@ def _depth(loop: ast.AST, site: CallSite) -> int:
 def framework_training_calls(facts: ModuleFacts) -> list[CallSite]:
     """``trainer.fit(...)``, ``model.fit(...)``, HF ``trainer.train()``: loops run by a framework."""
     out = []
+    estimators = None
     for site in facts.calls_in("self_logging_loop"):
         name = site.name or ""
         # `.fit` of scikit-style estimators is not deep-learning training; require a
         # receiver that looks like a model/trainer or a Keras/Lightning import.
         recv = name.rsplit(".", 1)[0].split(".")[-1].lower()
         if any(word in recv for word in ("trainer", "model", "net", "learner", "estimator", "engine")):
-            out.append(site)
+            if estimators is None:
+                estimators = _classical_estimators(facts)
+            if name.rsplit(".", 1)[0] not in estimators:
+                out.append(site)
     return out
+
+
+# Libraries whose `.fit()` trains a classical model, not a network.
+CLASSICAL_ML_PACKAGES = ("sklearn.", "xgboost.", "lightgbm.", "catboost.", "statsmodels.", "scipy.")
+
+
+def _classical_estimators(facts: ModuleFacts) -> frozenset[str]:
+    """Names bound to a scikit-learn-style estimator: ``model = LinearRegression()``."""
+    out = set()
+    for site in facts.calls:
+        if site.name and site.name.startswith(CLASSICAL_ML_PACKAGES):
+            stmt = site.stmt
+            if isinstance(stmt, ast.Assign) and stmt.value is site.node:
+                out.update(dotted_name(t) for t in stmt.targets if isinstance(t, (ast.Name, ast.Attribute)))
+    out.discard(None)
+    return frozenset(out)
 
 
 def is_training_module(facts: ModuleFacts) -> bool:
