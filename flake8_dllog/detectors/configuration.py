@@ -43,7 +43,7 @@ CONVENTIONAL_CONFIG_NAMES = frozenset(
 # Attribute accesses that still stand for the whole object (`args.__dict__`, `cfg.dump()`).
 WHOLE_ATTRS = frozenset(
     {
-        "__dict__", "pretty", "dump", "dumps", "to_dict", "to_yaml", "to_json", "to_json_string",
+        "__dict__", "_get_kwargs", "pretty", "dump", "dumps", "to_dict", "to_yaml", "to_json", "to_json_string",
         "items", "to_container", "_asdict", "as_dict", "__repr__", "__str__", "to_sanitized_dict",
         "to_diff_dict", "flags_into_string", "flag_values_dict", "to_json_string",
     }
@@ -956,13 +956,13 @@ def _built_from_loaded_config(load: ConfigLoad, loaded_roots: set[str]) -> bool:
     return False
 
 
-def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str]) -> dict[str, str]:
+def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str], mentioned: "_RootLines") -> dict[str, str]:
     """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``:
     names holding (a value made from) one field of the config, by field."""
     out: dict[str, str] = {}
     for stmt in index.assigns:
         value = stmt.value
-        if value is not None and any(
+        if value is not None and mentioned.span_has(value) and any(
             isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in alias_roots for n in walk(value)
         ):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
@@ -1047,7 +1047,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     # `TrainingArguments(learning_rate=args.lr, num_train_epochs=args.epochs)`: the run's
     # hyperparameters, which the Trainer saves with every checkpoint (training_args.bin)
     # and reports to its trackers; one field (`output_dir=args.out`) says nothing of them.
-    copies = _field_copies(index, alias_roots, aliases)
+    copies = _field_copies(index, alias_roots, aliases, mentioned)
     # ... and a TensorBoard run named after them (`SummaryWriter(comment=f"-lr{args.lr}-bs{args.bs}")`).
     for site in calls_named_ending(facts, ("TrainingArguments", "Config", "SummaryWriter"), in_order=False):
         if site.name.startswith(HF_ARGUMENTS_PACKAGES) or site.name.endswith("SummaryWriter"):

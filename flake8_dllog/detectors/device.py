@@ -507,6 +507,34 @@ def _inference_only(facts: ModuleFacts) -> bool:
     )
 
 
+SYNTHETIC_INPUT = re.compile(r"^(?:torch|numpy|tensorflow|jax\.numpy)(?:\.random)?\.(?:rand|randn|randint|zeros|ones|empty|normal|uniform)(?:_like)?$")
+
+
+def _smoke_test(facts: ModuleFacts, site: CallSite) -> bool:
+    """``if __name__ == "__main__": net = Net().to(device); print(net(torch.rand(1, 3, 64)))``:
+    a shape check of the module's model on made-up input. It neither trains, nor loads
+    weights, nor measures anything; there is no run whose placement matters."""
+    guard = facts.main_guard
+    if guard is None or not (guard.lineno <= site.node.lineno <= (guard.end_lineno or guard.lineno)):
+        return False
+    if not site.scope.is_module:
+        return False
+    start, end = guard.lineno, guard.end_lineno or guard.lineno
+    synthetic = False
+    for call in facts.module.calls:
+        if not start <= call.node.lineno <= end:
+            continue
+        name = call.name or ""
+        if call.target is not None:
+            return False  # runs this file's own functions (a training `main()`?): judged
+        for category in ("training_update", "self_logging_loop", "load", "metric_call", "save"):
+            if facts.is_category(call, category):
+                return False
+        if SYNTHETIC_INPUT.match(name):
+            synthetic = True
+    return synthetic
+
+
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("device_transfer") or not is_dl_module(facts) or _inference_only(facts):
@@ -519,7 +547,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         if idx.is_test_scope(site.scope):
             continue
         dev = _device_of(facts, site)
-        if dev is None:
+        if dev is None or _smoke_test(facts, site):
             continue
         receiver = site.receiver
         target = _assigned_target(site)

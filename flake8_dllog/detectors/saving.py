@@ -725,6 +725,22 @@ def is_project_helper(facts: ModuleFacts, site: CallSite) -> bool:
     return isinstance(node, ast.Name) and node.id in index_of(facts).project_imports
 
 
+def inherited_project_method(facts: ModuleFacts, site: CallSite) -> bool:
+    """``self.save_checkpoint(...)`` in ``class Solver(BaseSolver)`` where ``BaseSolver``
+    comes from the project's own modules and this file defines no such method: the
+    helper's body (and whether it logs) is in another file."""
+    func = site.node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"):
+        return False
+    cls = site.scope.class_name
+    if not cls or facts.functions.get(f"{cls}.{func.attr}") is not None:
+        return False
+    project = index_of(facts).project_imports
+    # (bases are alias-resolved: `from core.solver import BaseSolver` gives
+    # "core.solver.BaseSolver"; `import solver` then `solver.BaseSolver` keeps "solver")
+    return any(base.split(".")[0] in project or base.rsplit(".", 1)[-1] in project for base in site.scope.class_bases)
+
+
 def local_method(facts: ModuleFacts, site: CallSite) -> Scope | None:
     """``GPT.from_pretrained(...)`` where ``class GPT`` with that method is in this file."""
     func = site.node.func
@@ -1092,6 +1108,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         # level and for literal paths, and a wrapper's path rarely is a literal.
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
+        if inherited_project_method(facts, site):
+            continue
         if site.method == "save_pretrained" and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
         if _temporary_path(facts, site, path):
@@ -1235,22 +1253,27 @@ def _config_in_name(facts: ModuleFacts, site: CallSite, path: ast.expr) -> bool:
     return False
 
 
-def _loop_counters(site: CallSite) -> set[str]:
+def _loop_counters(facts: ModuleFacts, site: CallSite) -> set[str]:
     """Names counted up in the loops around a save (``i_so_far += 1`` in a ``while``):
     the iteration number, like a ``for`` loop's variable."""
+    by_loop = getattr(facts, "_dllog_loop_counters", None)
+    if by_loop is None:
+        by_loop = {}
+        for info in facts.stmt_infos.values():
+            stmt = info.stmt
+            if stmt.__class__ is ast.AugAssign and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name):
+                for loop in info.loops:
+                    by_loop.setdefault(loop, set()).add(stmt.target.id)
+        facts._dllog_loop_counters = by_loop  # type: ignore[attr-defined]
     out: set[str] = set()
     for loop in site.loops:
-        for node in walk(loop):
-            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
-                out.add(node.target.id)
+        out |= by_loop.get(loop, set())
     return out
 
 
 def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None, depth: int = 2) -> bool:
     if path is None:
         return False
-    if path.__class__ is not ast.Name and _config_in_name(facts, site, path):
-        return True
     if path.__class__ is ast.Name:
         names, attributes = frozenset((path.id,)), ()  # the common case, without the memo
     else:
@@ -1263,9 +1286,11 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
             if isinstance(loop, (ast.For, ast.AsyncFor)):
                 loop_vars |= _names_in(loop.target)
         if not names & loop_vars:
-            loop_vars |= _loop_counters(site)
+            loop_vars |= _loop_counters(facts, site)
         if names & loop_vars or any(is_metadata_name(n) for n in names):
             return True
+    if path.__class__ is not ast.Name and _config_in_name(facts, site, path):
+        return True
     # A name bound in this scope to an f-string with the epoch in it (or an attribute:
     # `args.ckpt_path = ckpt_dir / f"best_{args.exp_name}.pt"`).
     if isinstance(path, ast.Attribute) and depth > 0:
