@@ -885,6 +885,10 @@ def _direct_values(expr: ast.AST) -> Iterator[ast.AST]:
             yield from _direct_values(a)
     elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
         yield from _direct_values(expr.right)
+    elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add) and _is_text_concatenation(expr):
+        # `"starting " + exp_name + " experiment"`: each piece is shown
+        yield from _direct_values(expr.left)
+        yield from _direct_values(expr.right)
     elif isinstance(expr, (ast.Tuple, ast.List)):
         for elt in expr.elts:
             yield from _direct_values(elt)
@@ -893,6 +897,25 @@ def _direct_values(expr: ast.AST) -> Iterator[ast.AST]:
             yield from _direct_values(v)
     else:
         yield expr
+
+
+def _is_text(expr: ast.AST) -> bool:
+    """An f-string, a ``.format()``/``.join()`` result or a ``+`` chain of text."""
+    if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("format", "join"):
+        return True
+    return isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add) and _is_text_concatenation(expr)
+
+
+def _is_text_concatenation(expr: ast.BinOp) -> bool:
+    """Does a chain of ``+`` hold a string literal (so it joins text, not numbers)?"""
+    node: ast.AST = expr
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if isinstance(node.right, (ast.Constant, ast.JoinedStr)) and isinstance(getattr(node.right, "value", ""), str):
+            return True
+        node = node.left
+    return isinstance(node, (ast.Constant, ast.JoinedStr)) and isinstance(getattr(node, "value", ""), str)
 
 
 # Fields that name where things are read or written, not how the model is trained.
@@ -956,10 +979,11 @@ def _built_from_loaded_config(load: ConfigLoad, loaded_roots: set[str]) -> bool:
     return False
 
 
-def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str], mentioned: "_RootLines") -> dict[str, str]:
-    """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``:
-    names holding (a value made from) one field of the config, by field."""
-    out: dict[str, str] = {}
+def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str], mentioned: "_RootLines") -> dict[str, frozenset[str]]:
+    """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``,
+    ``exp_name = args.experiment_name + "_" + args.model``: names holding a value made from
+    a few fields of the config (not the whole of it), and those fields."""
+    out: dict[str, frozenset[str]] = {}
     for stmt in index.assigns:
         value = stmt.value
         if value is not None and mentioned.span_has(value) and any(
@@ -976,9 +1000,11 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                 pairs = [(target, value)]
             for name, part in pairs:
                 if isinstance(name, ast.Name):
-                    _, fields = mentions([part], aliases)
-                    if len(fields) == 1:
-                        out[name.id] = next(iter(fields))
+                    whole, fields = mentions([part], aliases)
+                    # several fields only when joined into text (a run name), not computed
+                    # into a number (`total = args.num_steps * args.num_processes`)
+                    if not whole and (len(fields) == 1 or (len(fields) <= 3 and _is_text(part))):
+                        out[name.id] = frozenset(fields)
     return out
 
 
@@ -1053,7 +1079,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
         if site.name.startswith(HF_ARGUMENTS_PACKAGES) or site.name.endswith("SummaryWriter"):
             exprs = call_exprs(site)
             whole, fields = mentions(exprs, aliases)
-            fields |= {copies[n.id] for e in exprs for n in walk(e) if isinstance(n, ast.Name) and n.id in copies}
+            fields |= {f for e in exprs for n in walk(e) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
             if whole or len(fields) >= 2:
                 return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
@@ -1066,7 +1092,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     if copies:
         for site in facts.logging_calls:
             for expr in call_exprs(site):
-                logged_fields |= {copies[n.id] for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies}
+                logged_fields |= {f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
         if _enough_hyperparameters(logged_fields):
             return True
     options = _option_names(facts)
