@@ -965,6 +965,38 @@ def _option_names(facts: ModuleFacts) -> set[str]:
     return names
 
 
+def _feeds_a_recorded_config(facts: ModuleFacts, load: ConfigLoad, loads: list[ConfigLoad]) -> bool:
+    """The command line names the config file (``config = OmegaConf.load(args.config)``)
+    and that config is recorded: what the run used is kept."""
+    roots = {name.split(".")[0] for name in load.names}
+    for other in loads:
+        if other is load or other.kind == "argparse":
+            continue
+        node = other.site.node
+        if any(root_name(a) in roots for a in list(node.args) + [kw.value for kw in node.keywords]):
+            if _only_builds(facts, roots, other) and config_recorded(facts, other.names):
+                return True
+    return False
+
+
+def _only_builds(facts: ModuleFacts, roots: set[str], built: ConfigLoad) -> bool:
+    """Is every use of the namespace ``roots`` an argument of the call that loads ``built``
+    or of a call on ``built`` (``config.merge_with_dotlist(args.options)``)? Then the
+    command line holds nothing but the config's file and overrides."""
+    config_roots = {name.split(".")[0] for name in built.names}
+    allowed: set[int] = set()
+    for site in facts.calls:
+        receiver_root = root_name(site.receiver) if site.receiver is not None else None
+        if site.node is built.site.node or receiver_root in config_roots:
+            for arg in list(site.node.args) + [kw.value for kw in site.node.keywords]:
+                allowed.update(id(n) for n in walk(arg))
+    for node in walk(facts.tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in roots:
+            if id(node) not in allowed:
+                return False
+    return True
+
+
 def _built_from_loaded_config(load: ConfigLoad, loaded_roots: set[str]) -> bool:
     """``cfg = make_cfg(args, "test")``: a config made by a same-module helper from another
     loaded config (judged once, where that one is loaded)."""
@@ -1381,6 +1413,8 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue  # `cfg = make_cfg(args)`: the finding on `args` covers it
         if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
+        if load.kind == "argparse" and _feeds_a_recorded_config(facts, load, loads):
+            continue  # `OmegaConf.load(args.config)`, logged or saved: the run's config is kept
         if load.kind == "argparse" and (_flags_only_parser(facts) or _argumentless_parser(facts, load) or _command_line_logged(facts) or _argparse_captured(facts)):
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):

@@ -17,9 +17,9 @@ import re
 from typing import Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, rule
-from .configuration import config_aliases, hydra_configs, plain_dotted
+from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
 from .training import is_training_module
 from .saving import (
     GENERIC_NAMES, KNOWN_LIBRARIES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, logs_mention, memoised,
@@ -276,6 +276,26 @@ def _parallel_device_ids(site: CallSite) -> list[ast.expr]:
     return []
 
 
+def _visible_devices_recorded(facts: ModuleFacts, site: CallSite) -> bool:
+    """The GPUs are picked by ``os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu`` (in this
+    function or at the top of the module), and ``args`` is recorded whole
+    (``wandb.config.update(args)``): the run's record says where it ran."""
+    for scope in (site.scope, facts.module) if not site.scope.is_module else (site.scope,):
+        for info in facts.scope_stmts(scope):
+            stmt = info.stmt
+            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                continue
+            target = stmt.targets[0]
+            if not (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
+                    and target.slice.value == "CUDA_VISIBLE_DEVICES"):
+                continue
+            roots = {root_name(n) for n in walk(stmt.value) if isinstance(n, ast.Attribute)}
+            roots.discard(None)
+            if roots and config_recorded(facts, roots):
+                return True
+    return False
+
+
 def _star_imported(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
     """A device name bound nowhere in this file, which star-imports a project module."""
     if not isinstance(dev, ast.Name):
@@ -408,8 +428,13 @@ def _origin_scopes(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
             # `self.device` bound in another method of the same class, or a module global.
             if scope.is_module or scope.class_name == site.scope.class_name or "." not in head:
                 out.append(scope)
-    if heads & idx.parameters(site.scope):
-        out.extend(c.scope for c in idx.callers(site.scope))
+    if heads & idx.parameters(site.scope) or (
+        # a module-global device (`DEVICE = ...` at the top): the caller may print it
+        # before it runs this function (`print(f"Device: {DEVICE}"); train_fold(...)`)
+        not site.scope.is_module
+        and any("." not in h and idx.bindings(facts.module, h) and not idx.bindings(site.scope, h) for h in heads)
+    ):
+        out.extend(c.scope for c in idx.callers(site.scope) if c.scope not in out)
     return out
 
 
@@ -471,6 +496,8 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
         return False
     idx = index_of(facts)
     binds = idx.bindings(site.scope, dev.id) or (idx.bindings(facts.module, dev.id) if not site.scope.is_module else [])
+    if not binds:
+        return _literal_default_never_passed(facts, site.scope, dev.id)
     if len(binds) != 1:
         return False
     stmt, value = binds[0]
@@ -478,6 +505,42 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
     if info is None or _tests_around(info.parent, info.scope):
         return False  # bound under an `if`: a choice made at run time
     return _literal_accelerator(facts, value)
+
+
+def _literal_default_never_passed(facts: ModuleFacts, scope: Scope, param: str) -> bool:
+    """``def save_sample_spec(cfg, batch, device="cuda")`` that every caller in this file
+    calls without a device: the literal default is the device (and with no caller here,
+    the caller outside is judged where it passes one)."""
+    node = scope.node
+    if not isinstance(node, FUNC_TYPES):
+        return False
+    args = node.args
+    positional = args.posonlyargs + args.args
+    default = None
+    index = None
+    for i, arg in enumerate(positional):
+        if arg.arg == param:
+            first_default = len(positional) - len(args.defaults)
+            if i >= first_default:
+                default, index = args.defaults[i - first_default], i
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults):
+        if arg.arg == param:
+            default = kw_default
+    if default is None or not _literal_accelerator(facts, default):
+        return False
+    callers = index_of(facts).callers(scope)
+    if not callers:
+        return False  # from_unseen_caller() decides: the callers are elsewhere
+    offset = 1 if scope.class_name and positional and positional[0].arg in ("self", "cls") else 0
+    for call in callers:
+        node_call = call.node
+        if any(kw.arg == param or kw.arg is None for kw in node_call.keywords):
+            return False
+        if any(isinstance(a, ast.Starred) for a in node_call.args):
+            return False
+        if index is not None and len(node_call.args) + offset > index:
+            return False
+    return True
 
 
 def _globals_overridden_by_exec(facts: ModuleFacts) -> bool:
@@ -502,7 +565,8 @@ def _inference_only(facts: ModuleFacts) -> bool:
     compared with. (A snippet that only builds and moves a model is still judged.)"""
     return (
         bool(facts.calls_in("eval_mode_call"))
-        and not facts.calls_in("metric_call")
+        # (this file's own `inference_fn(...)` matches `*_fn` but is no metric)
+        and not any(c.target is None for c in facts.calls_in("metric_call"))
         and not is_training_module(facts)
     )
 
@@ -567,6 +631,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             b.endswith("LightningModule") for b in site.scope.class_bases
         ):
             continue
+        if _visible_devices_recorded(facts, site):
+            continue  # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu` with `args` recorded
         if _star_imported(facts, site, dev_expr):
             continue  # `from dcgan import *` brings `device` (and maybe its log): cannot tell
         if from_unseen_caller(facts, site, dev_expr) or _constructor_argument(facts, site, dev_expr):

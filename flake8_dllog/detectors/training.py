@@ -55,7 +55,9 @@ def possibly_reports(dotted: str) -> bool:
     if receiver in MATH_RECEIVERS:
         return False
     words = name_words(method)
-    if words and (words[0] in REPORTING_VERBS or any(w in REPORTING_WORDS for w in words)):
+    # `log_metrics`, `progress_bar`, and rank-0 wrappers named by what they do last:
+    # `rank_log`, `master_print`, `dist_print`
+    if words and (words[0] in REPORTING_VERBS or words[-1] in REPORTING_VERBS or any(w in REPORTING_WORDS for w in words)):
         return True
     # A receiver that is a plain name (not a call result like `log_softmax(x).argmax`).
     if receiver and not receiver.endswith(("()", "[]")):
