@@ -683,3 +683,48 @@ def test_evaluation_cli_loading_a_checkpoint_is_flagged():
         main()
     """
     assert only(check(source), "DLL210")
+
+
+def test_bare_weights_saved_by_either_branch_of_an_if_is_one_finding():
+    # Both branches write the same file: one checkpoint, one finding (the first branch).
+    findings = check(
+        """
+        import tensorflow as tf
+
+        def train(model, fake_model, out_file, freeze_weights):
+            for epoch in range(10):
+                model.fit(x, y, epochs=1)
+                if freeze_weights:
+                    fake_model.set_weights(model.get_weights())
+                    fake_model.save_weights(out_file)
+                else:
+                    model.save_weights(out_file)
+                if epoch % 5 == 0:
+                    model.save_weights("every_five.h5")
+                else:
+                    model.save_weights("other.h5")
+        """
+    )
+    assert [f.line for f in only(findings, "DLL201")] == [9, 13, 15]
+
+
+def test_bare_weights_saved_side_by_side_are_one_finding():
+    # Generator and discriminator written together are one checkpoint.
+    findings = check(
+        """
+        import torch
+
+        def train(generator, discriminator, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                for x in loader:
+                    loss = step(generator, discriminator, x)
+                    loss.backward()
+                    optimizer.step()
+                torch.save(generator.state_dict(), "best_G.pth")
+                torch.save(discriminator.state_dict(), "best_D.pth")
+                print(f"Models saved at epoch {epoch + 1}")
+            torch.save(generator.state_dict(), "final_G.pth")
+            torch.save(discriminator.state_dict(), "final_D.pth")
+        """
+    )
+    assert [f.line for f in only(findings, "DLL201")] == [10, 13]

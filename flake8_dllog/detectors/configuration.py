@@ -1040,6 +1040,40 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
     return out
 
 
+# How a settings object is handed over whole: `config=hp.to_dict()`, `config=vars(hp)`.
+WHOLE_OBJECT_VIEWS = frozenset({"to_dict", "dict", "__dict__", "as_dict", "asdict", "model_dump", "to_container"})
+
+
+def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
+    """``hp = SACHP(EXP_NAME=args.name, LR=args.lr, ...)`` then
+    ``wandb.init(config=hp.to_dict())``: the options were copied into an object whose
+    whole is recorded."""
+    holders: set[str] = set()
+    for stmt in index.assigns:
+        value = stmt.value
+        if not (isinstance(value, ast.Call) and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        if not isinstance(target, ast.Name) or not mentioned.span_has(value):
+            continue
+        if len(_direct_fields([a.value for a in value.keywords] + list(value.args), aliases)) >= 2:
+            holders.add(target.id)
+    if not holders:
+        return False
+    for site in facts.calls_in("config_record"):
+        for expr in call_exprs(site):
+            for node in walk(expr):
+                if isinstance(node, ast.Attribute) and node.attr in WHOLE_OBJECT_VIEWS:
+                    node = node.value
+                elif isinstance(node, ast.Call) and _last(dotted_name(node.func)) in ("vars", "asdict") and node.args:
+                    node = node.args[0]
+                else:
+                    continue
+                if isinstance(node, ast.Name) and node.id in holders:
+                    return True
+    return False
+
+
 def _direct_fields(exprs: list[ast.AST], aliases: set[str]) -> set[str]:
     out: set[str] = set()
     for expr in exprs:
@@ -1114,6 +1148,8 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             fields |= {f for e in exprs for n in walk(e) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
             if whole or len(fields) >= 2:
                 return True
+    if _copied_into_a_recorded_object(facts, index, aliases, mentioned):
+        return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.
     for name, sites in facts._calls_by_name.items():

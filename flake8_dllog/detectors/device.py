@@ -17,7 +17,7 @@ import re
 from typing import Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, is_main_guard, walk
 from . import Report, rule
 from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
 from .training import is_training_module
@@ -42,6 +42,8 @@ MODEL_FACTORY = re.compile(
 DEVICE_TEXT = re.compile(r"device|\bdev\b|gpu|cuda|rank|accelerator|\bmps\b|\bxla\b|\btpu\b|\bnpu\b|\bxpu\b|\bhpu\b", re.I)
 DTYPE_TEXT = re.compile(r"dtype|float|half|bfloat16|\bint\d*\b|bool|complex|memory_format|channels_last", re.I)
 ACCELERATOR_STRING = re.compile(r"^(cuda|mps|xla|npu|xpu|hpu|tpu)(:\d+)?$", re.I)
+# `"cuda:" + str(args.gpu)`, `f"cuda:{rank}"`: only the index is chosen at run time.
+ACCELERATOR_PREFIX = re.compile(r"^(cuda|xla|npu|xpu|hpu):$", re.I)
 # Devices picked by a framework from its launch configuration, not by this code.
 FRAMEWORK_DEVICE = re.compile(r"(^|\.)(accelerator|fabric|trainer|strategy)\.(device|root_device)$")
 # A log that says where things run, whatever it names its device.
@@ -355,7 +357,8 @@ def _guarding_conditions(site: CallSite) -> list[ast.expr]:
 def _tests_around(info, scope: Scope) -> list[ast.expr]:
     tests: list[ast.expr] = []
     while info is not None and info.scope is scope:
-        if isinstance(info.stmt, ast.If):
+        # (`if __name__ == "__main__":` decides whether the script runs, not where)
+        if isinstance(info.stmt, ast.If) and not is_main_guard(info.stmt.test):
             tests.append(info.stmt.test)
         info = info.parent
     return tests
@@ -481,6 +484,12 @@ def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
         if not facts.vocabulary.matcher("device_factory").match(dotted_name(expr.func, facts.aliases) or ""):
             return False
         expr = expr.args[0]
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        expr = expr.left
+        return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_PREFIX.match(expr.value) is not None
+    if isinstance(expr, ast.JoinedStr) and len(expr.values) == 2:
+        expr = expr.values[0]
+        return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_PREFIX.match(expr.value) is not None
     return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_STRING.match(expr.value) is not None
 
 
@@ -498,13 +507,23 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
     binds = idx.bindings(site.scope, dev.id) or (idx.bindings(facts.module, dev.id) if not site.scope.is_module else [])
     if not binds:
         return _literal_default_never_passed(facts, site.scope, dev.id)
-    if len(binds) != 1:
-        return False
-    stmt, value = binds[0]
-    info = facts.info(stmt)
-    if info is None or _tests_around(info.parent, info.scope):
-        return False  # bound under an `if`: a choice made at run time
-    return _literal_accelerator(facts, value)
+    for hop in range(2):
+        if len(binds) != 1:
+            return False
+        stmt, value = binds[0]
+        info = facts.info(stmt)
+        if info is None or _tests_around(info.parent, info.scope):
+            return False  # bound under an `if`: a choice made at run time
+        if _literal_accelerator(facts, value):
+            return True
+        # `device_str = "cuda:" + str(args.gpu); device = torch.device(device_str)`
+        if hop or not (isinstance(value, ast.Call) and len(value.args) == 1 and isinstance(value.args[0], ast.Name)):
+            return False
+        if not facts.vocabulary.matcher("device_factory").match(dotted_name(value.func, facts.aliases) or ""):
+            return False
+        name = value.args[0].id
+        binds = idx.bindings(info.scope, name) or (idx.bindings(facts.module, name) if not info.scope.is_module else [])
+    return False
 
 
 def _literal_default_never_passed(facts: ModuleFacts, scope: Scope, param: str) -> bool:
@@ -599,6 +618,24 @@ def _smoke_test(facts: ModuleFacts, site: CallSite) -> bool:
     return synthetic
 
 
+def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | None) -> bool:
+    """``model = Wav2Vec2ForCTC.from_pretrained(name).to(device)`` then
+    ``Trainer(model=model, ...)``: the Hugging Face Trainer moves the model to the device its
+    TrainingArguments choose (and `fp16=True` fails on a CPU), so this `.to()` decides nothing."""
+    if not isinstance(model, ast.Name):
+        return False
+    for call in site.scope.calls:
+        name = call.name or ""
+        if not (name.startswith(("transformers.", "trl.")) and name.endswith("Trainer")):
+            continue
+        given = call.kwarg("model")
+        if given is None and call.node.args:
+            given = call.node.args[0]
+        if isinstance(given, ast.Name) and given.id == model.id:
+            return True
+    return False
+
+
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("device_transfer") or not is_dl_module(facts) or _inference_only(facts):
@@ -619,6 +656,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if _made_as_tensor(facts, receiver):
             continue
+        if _handed_to_hf_trainer(facts, site, target if target is not None else receiver):
+            continue  # the Trainer places the model itself and logs its device setup
         dev_expr = dev if isinstance(dev, ast.expr) else None
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
         if dev_text is not None and any(framework_device(t) for t in _bound_device_texts(facts, site, dev_expr)):

@@ -838,7 +838,10 @@ def _copies_of(facts: ModuleFacts, scope: Scope, carriers: set[str]) -> set[str]
         if not isinstance(info.stmt, (ast.Assign, ast.AnnAssign)) or info.stmt.value is None:
             continue
         if mentions_whole([info.stmt.value], dotted) or (facts.segment(info.stmt.value) in carriers):
-            out.update(stmt_targets(info.stmt))
+            targets = stmt_targets(info.stmt)
+            out.update(targets)
+            # `run_dir = "logs/seed_" + str(args.seed); log_dir = run_dir + "/tb"`: copies of copies
+            dotted.update(targets)
     return out
 
 

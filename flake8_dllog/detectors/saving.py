@@ -725,6 +725,26 @@ def is_project_helper(facts: ModuleFacts, site: CallSite) -> bool:
     return isinstance(node, ast.Name) and node.id in index_of(facts).project_imports
 
 
+def _pathless_save_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
+    """``actor = Action_net(env).to(device)`` (a class from the project's own modules), then
+    ``actor.save_model()`` with no path: where it writes, and whether it says so, is decided
+    in the class's file."""
+    node = site.node
+    receiver = site.receiver
+    if node.args or node.keywords or not isinstance(receiver, ast.Name):
+        return False
+    idx = index_of(facts)
+    binds = idx.bindings(site.scope, receiver.id) or idx.bindings(facts.module, receiver.id)
+    if not binds:
+        return False
+    for _, value in binds:
+        while isinstance(value, (ast.Call, ast.Attribute)):
+            value = value.func if isinstance(value, ast.Call) else value.value
+        if not (isinstance(value, ast.Name) and value.id in idx.project_imports):
+            return False
+    return True
+
+
 def inherited_project_method(facts: ModuleFacts, site: CallSite) -> bool:
     """``self.save_checkpoint(...)`` in ``class Solver(BaseSolver)`` where ``BaseSolver``
     comes from the project's own modules and this file defines no such method: the
@@ -893,7 +913,7 @@ def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | Non
     for site in facts.calls_in("save"):  # in source order
         if facts.local_target(site) is not None or local_method(facts, site) is not None:
             continue  # the project's own save helper: judged by the save inside it
-        if is_project_helper(facts, site):
+        if is_project_helper(facts, site) or _pathless_save_of_project_object(facts, site):
             continue
         if _is_excluded_pretrained(facts, site):
             continue
@@ -912,6 +932,10 @@ def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | Non
     return found
 
 
+# str methods that turn a fixed text into another fixed text.
+LITERAL_STRING_METHODS = frozenset({"split", "rsplit", "replace", "lower", "upper", "strip", "rstrip", "lstrip"})
+
+
 def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
     """A path spelled out in the source (``"mnist_cnn.pt"``, ``os.path.join("ckpt", "best.pt")``,
     a module constant): where the file went is already written down."""
@@ -921,13 +945,28 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     if cls is ast.Constant:
         return isinstance(expr.value, str)
     if cls is ast.JoinedStr:
-        return all(isinstance(v, ast.Constant) for v in expr.values)
+        # `f"./{model_type}-last.h5"` with `model_type = "ResNet50V2"`: still one fixed name.
+        return all(
+            isinstance(v, ast.Constant) or is_literal_path(facts, site, v.value, depth)
+            for v in expr.values
+        )
+    if cls is ast.Subscript:
+        # `checkpoint.split("/")[1]` of a literal hub id
+        return isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Call) and is_literal_path(facts, site, expr.value, depth)
     if cls is ast.BinOp:
         if not isinstance(expr.op, (ast.Div, ast.Add)):
             return False
         return is_literal_path(facts, site, expr.left, depth) and is_literal_path(facts, site, expr.right, depth)
     if cls is ast.Call:
         name = dotted_name(expr.func, facts.aliases) or ""
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr in LITERAL_STRING_METHODS:
+            # `"HuggingFaceM4/idefics-9b".split("/")`, `base.replace(".pt", "_best.pt")`
+            return (
+                not expr.keywords
+                and is_literal_path(facts, site, func.value, depth)
+                and all(isinstance(a, ast.Constant) for a in expr.args)
+            )
         if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath")) or name == "str":
             if not expr.args or expr.keywords:
                 return False
@@ -1420,6 +1459,23 @@ def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
     return ctx
 
 
+def _part_of_a_reported_checkpoint(
+    site: CallSite, path_text: str, reported: list[tuple[CallSite, str]], window: int
+) -> bool:
+    """Saves side by side (``G.state_dict()`` then ``D.state_dict()``) are one checkpoint, and
+    ``if freeze: fake.save_weights(out) else: model.save_weights(out)`` writes one file: one
+    finding each, as DLL200 reports them."""
+    info = site.info
+    parent = info.parent
+    for other, text in reported:
+        o = other.info
+        if o.block is info.block and abs(o.index - info.index) <= window:
+            return True
+        if parent is not None and o.parent is parent and isinstance(parent.stmt, ast.If) and text == path_text:
+            return True
+    return False
+
+
 @rule("DLL201")
 def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("save") or not is_dl_module(facts):
@@ -1427,6 +1483,7 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
     if not is_training_module(facts):
         return
     rich = None
+    reported: list[tuple[CallSite, str]] = []
     # A helper that logs the save (fabric.save) still writes bare weights.
     for site, saved, path in _save_sites(facts, self_logging_too=True):
         method = site.method or ""
@@ -1445,8 +1502,12 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             rich = _rich_checkpoint_saved(facts)
         if rich or _records_run_alongside(facts, site):
             continue
+        path_text = _text(facts, path)
+        if _part_of_a_reported_checkpoint(site, path_text, reported, config.window):
+            continue
+        reported.append((site, path_text))
         ctx = _common_context("DLL201", site)
-        ctx.update({"path": _text(facts, path), "saved": _text(facts, saved), "call": call})
+        ctx.update({"path": path_text, "saved": _text(facts, saved), "call": call})
         ctx.update(_metadata_names(facts, site))
         report = site_report(site, ctx)
         # Keras weights have no dict to wrap; switching to `model.save` changes the file
