@@ -1074,6 +1074,41 @@ def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, alia
     return False
 
 
+LIGHTNING_PACKAGES = ("pytorch_lightning", "lightning")
+
+
+def _handed_to_a_fitted_lightning_module(facts: ModuleFacts, aliases: set[str], mentioned: "_RootLines") -> bool:
+    """``model = PlModelInterface(**vars(args))`` then ``trainer.fit(model)`` in a Lightning
+    script: the whole config goes into the LightningModule's ``__init__``, which
+    ``save_hyperparameters()`` records in hparams.yaml and every checkpoint."""
+    if not any(v.split(".")[0] in LIGHTNING_PACKAGES for v in facts.aliases.values()):
+        return False
+    fitted: set[str] = set()
+    for site in facts.calls:
+        if site.method == "fit" and site.node.args and isinstance(site.node.args[0], ast.Name):
+            fitted.add(site.node.args[0].id)
+        elif site.method == "fit":
+            model = site.kwarg("model")
+            if isinstance(model, ast.Name):
+                fitted.add(model.id)
+    if not fitted:
+        return False
+    for site in facts.calls:
+        stmt = site.stmt
+        if not (isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        if isinstance(target, ast.Name) and target.id in fitted and mentioned.span_has(site.node):
+            if not mentions_whole(call_exprs(site), aliases):
+                continue
+            init = facts.functions.get(f"{site.name}.__init__")
+            if init is None:  # the module's class is in another file: it very likely does
+                return True
+            if any(call.method == "save_hyperparameters" for call in init.calls):
+                return True
+    return False
+
+
 def _direct_fields(exprs: list[ast.AST], aliases: set[str]) -> set[str]:
     out: set[str] = set()
     for expr in exprs:
@@ -1149,6 +1184,8 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             if whole or len(fields) >= 2:
                 return True
     if _copied_into_a_recorded_object(facts, index, aliases, mentioned):
+        return True
+    if _handed_to_a_fitted_lightning_module(facts, aliases, mentioned):
         return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.

@@ -339,6 +339,24 @@ def _constructor_argument(facts: ModuleFacts, site: CallSite, dev: ast.expr | No
     return not any(c.name and c.name.rsplit(".", 1)[-1] == class_name for c in facts.calls)
 
 
+def _inherited_device(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
+    """``self.model = ASR(...).to(self.device)`` in ``class Solver(BaseSolver)``, where
+    ``BaseSolver`` comes from the project's own modules and nothing in this file sets
+    ``self.device``: the base class picks the device (and is the place that logs it)."""
+    dev_text = plain_dotted(dev) if dev is not None else None
+    if not dev_text or not dev_text.startswith("self.") or dev_text.count(".") != 1:
+        return False
+    bases = site.scope.class_bases
+    project = index_of(facts).project_imports
+    if not bases or not any(b.split(".")[0] in project or b.rsplit(".", 1)[-1] in project for b in bases):
+        return False
+    attr = dev_text[5:]
+    for node in walk(facts.tree):
+        if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.ctx, ast.Store):
+            return False  # set in this file: judged here
+    return True
+
+
 def _moves_a_callers_model(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None) -> bool:
     """``def model_to_device(self, net): net = net.to(self.device)`` with no caller in this
     file: a library helper placing whatever model its (unseen) callers hand it; where the run
@@ -674,7 +692,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue  # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu` with `args` recorded
         if _star_imported(facts, site, dev_expr):
             continue  # `from dcgan import *` brings `device` (and maybe its log): cannot tell
-        if from_unseen_caller(facts, site, dev_expr) or _constructor_argument(facts, site, dev_expr):
+        if from_unseen_caller(facts, site, dev_expr) or _constructor_argument(facts, site, dev_expr) or _inherited_device(facts, site, dev_expr):
             continue  # the device is chosen by a caller outside this file
         if _moves_a_callers_model(facts, site, receiver):
             continue
