@@ -29,7 +29,7 @@ from ..catalog import Matcher
 from ..config import Config
 from ..facts import LOOP_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, own_expressions, referenced_names, walk
 from . import Report, header_span, rule
-from .saving import memoised
+from .saving import index_of, memoised
 from .training import calls_named_ending, training_loops
 
 EVAL_NAME_TOKENS = frozenset({"eval", "evaluate", "evaluation", "validate", "validation", "val", "valid", "test", "testing"})
@@ -650,9 +650,23 @@ def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
         )
 
 
+# ML libraries whose models are evaluated with a metric (beside the DL ones of saving.DL_ROOTS).
+ML_ROOTS = frozenset({"sklearn", "xgboost", "lightgbm", "catboost", "torchmetrics", "evaluate", "datasets", "numpy", "scipy", "pandas"})
+
+
+def _evaluation_module(facts: ModuleFacts) -> bool:
+    """Cheap gate: evaluation of a model happens in files that use a DL or ML library, or at
+    least switch something to eval mode; a parser's `evaluate()` is not one."""
+    if index_of(facts).is_dl or calls_named_ending(facts, ".eval", in_order=False):
+        return True
+    return any(m.split(".")[0] in ML_ROOTS for m in facts.imported_modules)
+
+
 @rule("DLL300")
 def unlogged_evaluation(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """Evaluation that computes a loss or metric and neither logs nor hands it on."""
+    if not _evaluation_module(facts):
+        return
     for scope in facts.scopes:
         if not scope.is_module and is_eval_named(scope.name):
             dedicated = _dedicated_eval(facts, scope)
