@@ -278,7 +278,7 @@ def _parallel_device_ids(site: CallSite) -> list[ast.expr]:
     return []
 
 
-def _visible_devices_recorded(facts: ModuleFacts, site: CallSite) -> bool:
+def _visible_devices_recorded(facts: ModuleFacts, site: CallSite, bare: bool) -> bool:
     """The GPUs are picked by ``os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu`` (in this
     function or at the top of the module), and ``args`` is recorded whole
     (``wandb.config.update(args)``): the run's record says where it ran."""
@@ -291,6 +291,10 @@ def _visible_devices_recorded(facts: ModuleFacts, site: CallSite) -> bool:
             if not (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
                     and target.slice.value == "CUDA_VISIBLE_DEVICES"):
                 continue
+            if isinstance(stmt.value, ast.Constant) and bare and not _tests_around(info.parent, scope):
+                # `os.environ["CUDA_VISIBLE_DEVICES"] = "0"` ... `model.cuda()` with no `if`:
+                # the source names the GPU, and without it the run fails, as `.to("cuda:0")`
+                return not _guarding_conditions(site)
             roots = {root_name(n) for n in walk(stmt.value) if isinstance(n, ast.Attribute)}
             roots.discard(None)
             if roots and config_recorded(facts, roots):
@@ -688,7 +692,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             b.endswith("LightningModule") for b in site.scope.class_bases
         ):
             continue
-        if _visible_devices_recorded(facts, site):
+        if _visible_devices_recorded(facts, site, bare=dev is True):
             continue  # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu` with `args` recorded
         if _star_imported(facts, site, dev_expr):
             continue  # `from dcgan import *` brings `device` (and maybe its log): cannot tell

@@ -753,6 +753,8 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         config_roots = {r for r in roots if r in names}
         if _made_by_project_helper(facts, site.scope, roots):
             continue  # `opt = config.get_options()`: the helper in another file may print it
+        if _handed_to_a_project_trainer(facts, {r for r in roots if any(c.startswith((r + ".", r + "[")) for c in carriers)}):
+            continue  # `Trainer(args=training_args)` from the project: it may record them
         self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
         if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
             continue
@@ -773,6 +775,33 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
+
+
+TRAINER_NAME = re.compile(r"trainer|runner|solver|engine|experiment|diffusion|agent", re.I)
+
+
+def _handed_to_a_project_trainer(facts: ModuleFacts, roots: set[str]) -> bool:
+    """The config holding the seed goes whole into the project's own trainer
+    (``trainer = Trainer(args=training_args)`` with ``from trainer import Trainer``,
+    ``DenoisingDiffusion(config).train(data)``), whose file may write it to W&B or into
+    every checkpoint: this file alone cannot tell, so it is silent. (A model built from
+    the config, ``UNet(args)``, records nothing.)"""
+    project = index_of(facts).project_imports
+    if not project or not roots:
+        return False
+    for site in facts.calls:
+        func = site.node.func
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not (isinstance(head, ast.Name) and head.id in project):
+            continue
+        callee = func.attr if isinstance(func, ast.Attribute) else head.id
+        if not TRAINER_NAME.search(callee):
+            continue
+        if any(isinstance(a, ast.Name) and a.id in roots for a in list(site.node.args) + [k.value for k in site.node.keywords]):
+            return True
+    return False
 
 
 def _made_by_project_helper(facts: ModuleFacts, scope: Scope, roots: set[str]) -> bool:
