@@ -20,7 +20,7 @@ from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, is_main_guard, walk
 from . import Report, rule
 from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
-from .training import is_training_module
+from .training import calls_named_ending, is_training_module
 from .saving import (
     GENERIC_NAMES, KNOWN_LIBRARIES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
@@ -506,9 +506,22 @@ def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
         if not facts.vocabulary.matcher("device_factory").match(dotted_name(expr.func, facts.aliases) or ""):
             return False
         expr = expr.args[0]
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-        expr = expr.left
-        return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_PREFIX.match(expr.value) is not None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mod)):
+        # `"cuda:" + str(rank)`, `"cuda:%d" % rank`
+        text = expr.left.value if isinstance(expr.left, ast.Constant) and isinstance(expr.left.value, str) else ""
+        if isinstance(expr.op, ast.Mod):
+            text = text[:-2] if text.endswith(("%d", "%s", "%i")) else ""
+        return ACCELERATOR_PREFIX.match(text) is not None
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "format"
+        and isinstance(expr.func.value, ast.Constant)
+        and isinstance(expr.func.value.value, str)
+    ):
+        # `"cuda:{:d}".format(rank)`
+        head, brace, rest = expr.func.value.value.partition("{")
+        return bool(brace) and rest.endswith("}") and "{" not in rest and ACCELERATOR_PREFIX.match(head) is not None
     if isinstance(expr, ast.JoinedStr) and len(expr.values) == 2:
         expr = expr.values[0]
         return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_PREFIX.match(expr.value) is not None
@@ -605,7 +618,9 @@ def _inference_only(facts: ModuleFacts) -> bool:
     computes a metric. Which device one prediction ran on is nothing a later run is
     compared with. (A snippet that only builds and moves a model is still judged.)"""
     return (
-        bool(facts.calls_in("eval_mode_call"))
+        # eval mode, `with torch.no_grad():` / `inference_mode()`, or `model.generate(...)`
+        # (a Hugging Face model comes back from from_pretrained in eval mode)
+        bool(facts.calls_in("eval_mode_call") or facts.calls_in("eval_context") or calls_named_ending(facts, ".generate", in_order=False))
         # (this file's own `inference_fn(...)` matches `*_fn` but is no metric)
         and not any(c.target is None for c in facts.calls_in("metric_call"))
         and not is_training_module(facts)
