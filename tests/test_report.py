@@ -84,7 +84,7 @@ import torch
 
 def finetune(args, model, optimizer, loader):
     model.load_state_dict(torch.load(args.init_ckpt))
-    model = model.cuda()
+    model = model.cuda() if torch.cuda.is_available() else model
     for epoch in range(args.epochs):
         for x, y in loader:
             loss = model(x, y)
@@ -153,7 +153,7 @@ def write_tree(root: Path) -> Path:
 #   evaluation: train.py evaluate() (accuracy logged) = 1 / 1.
 #   model saving: train.py torch.save (logged with its path), finetune.py torch.save (DLL200) = 2 / 1.
 #   model loading: finetune.py model.load_state_dict(torch.load(...)), one statement (DLL210) = 1 / 0.
-#   device: train.py .to(device) (logged), finetune.py .cuda() (DLL400) = 2 / 1.
+#   device: train.py .to(device) (logged), finetune.py .cuda() if available (DLL400) = 2 / 1.
 #   reproducibility: train.py torch.manual_seed (logged) = 1 / 1; finetune.py never seeds: DLL500.
 #     (test_train.py's manual_seed is test code: not a site.)
 #   configuration: two parse_args(); train.py logs vars(args), finetune.py does not (DLL600) = 2 / 1.

@@ -528,10 +528,27 @@ def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
     return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_STRING.match(expr.value) is not None
 
 
+def _unconditional_bare_cuda(facts: ModuleFacts, site: CallSite) -> bool:
+    """``model.cuda()`` that runs whatever the machine has: no ``if`` around it, no flag
+    deciding it, no ``x.cuda() if use_cuda else x``. Without a GPU it raises, so the run
+    cannot quietly end up on the CPU (a ``.cuda()`` under ``if torch.cuda.is_available()``
+    can, and is judged)."""
+    if _bare_cuda_deciders(facts, site):
+        return False
+    receiver = site.receiver
+    if isinstance(receiver, ast.Call) and (dotted_name(receiver.func, facts.aliases) or "").endswith("DataParallel"):
+        return False  # `nn.DataParallel(net).cuda()`: over however many GPUs are visible
+    node = site.node
+    for parent in walk(site.stmt):
+        if isinstance(parent, (ast.IfExp, ast.BoolOp)) and any(n is node for n in walk(parent)):
+            return False
+    return True
+
+
 def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> bool:
     """A device written as a literal, unconditionally: like a literal seed, the source
     says where the run goes, and without that accelerator it fails instead of quietly
-    running on the CPU. (A bare ``.cuda()`` is still judged, as SPEC's example.)"""
+    running on the CPU. (An unconditional bare ``.cuda()``: see _unconditional_bare_cuda.)"""
     if _guarding_conditions(site):
         return False
     if _literal_accelerator(facts, dev):
@@ -699,6 +716,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
         if dev_text is not None and any(framework_device(t) for t in _bound_device_texts(facts, site, dev_expr)):
             continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
+        if dev is True and _unconditional_bare_cuda(facts, site):
+            continue  # `model.cuda()` with no `if`: as `.to("cuda")`, it fails rather than runs on the CPU
         if dev_expr is not None and _fixed_literal_device(facts, site, dev_expr):
             continue  # `.to("cuda")`: spelled out in the source, no silent fallback to CPU
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
