@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import index_of
+from .saving import KNOWN_LIBRARIES, index_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -252,9 +252,12 @@ def _find_entry_point(facts: ModuleFacts) -> EntryPoint | None:
     training = _training_scopes(facts)
     if not training:
         return None
+    if not facts.imported_modules:
+        return None  # a pasted cell or book listing (no `import torch` even): nothing runs it
     top_level = [
         s for s in facts.tree.body
         if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+        and not _is_dunder_all(s)
     ]
     guard = facts.main_guard
     roots: list[ast.AST] = list(top_level)
@@ -280,6 +283,12 @@ def _find_entry_point(facts: ModuleFacts) -> EntryPoint | None:
         if _referenced_functions(facts, [stmt], None) & reaching:
             return EntryPoint("module", stmt)
     return None
+
+
+def _is_dunder_all(stmt: ast.stmt) -> bool:
+    """``__all__ = [train, evaluate]`` names the module's exports; it runs none of them."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+    return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
 
 
 def _reaches(facts: ModuleFacts, roots: list[ast.AST], training: set[str]) -> bool:
@@ -460,10 +469,38 @@ def _base_context(entry: EntryPoint, facts: ModuleFacts) -> dict:
 # -- DLL500 ---------------------------------------------------------------------------
 
 
+def _star_imports_project_module(facts: ModuleFacts) -> bool:
+    """``from Main.DCGAN import *``: the project module runs its top level on import, and
+    may seed there (the DCGAN tutorial's ``torch.manual_seed(999)``); this file cannot tell."""
+    star = any(
+        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
+        for node in facts.tree.body
+    )
+    if not star:
+        return False
+    # ... and the setup is there too: the optimizers this file steps are bound nowhere in it
+    # (a file that builds its own model and optimizer is judged: `from utils import *` is
+    # usually helpers).
+    bound = _names_bound_in_file(facts)
+    receivers = [site.receiver for site in facts.calls_in("training_update")]
+    return bool(receivers) and all(isinstance(r, ast.Name) and r.id not in bound for r in receivers)
+
+
+def _names_bound_in_file(facts: ModuleFacts) -> set[str]:
+    names: set[str] = set()
+    for node in walk(facts.tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
 @rule("DLL500")
 def unseeded_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     entry = entry_point(facts)
-    if entry is None or is_seeded(facts):
+    if entry is None or is_seeded(facts) or _star_imports_project_module(facts):
         return
     ctx = _base_context(entry, facts)
     ctx.update({"seed": None, "libraries": _libraries(facts)})
