@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, walk
 from . import Report, rule
-from .training import is_training_module
+from .training import calls_named_ending, is_training_module
 
 def memoised(test: Callable[[str], object]) -> Callable[[str], bool]:
     """``test(text) is not None`` (a compiled pattern's ``search`` or ``match``), remembered
@@ -367,6 +367,11 @@ class _Index:
                 target = site.kwarg("f") or site.kwarg("filepath") or (args[pos] if len(args) > pos else None)
                 if target is not None:
                     found.add(facts.segment(target))
+        # Keras `ModelCheckpoint(filename, ...)` handed to fit(): the run writes that file
+        for site in calls_named_ending(facts, "ModelCheckpoint", in_order=False):
+            target = site.kwarg("filepath") or (site.node.args[0] if site.node.args and not isinstance(site.node.args[0], ast.Starred) else None)
+            if target is not None:
+                found.add(facts.segment(target))
         return found
 
     @cached_property
