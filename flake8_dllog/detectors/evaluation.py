@@ -610,7 +610,22 @@ def _embedded_evals(facts: ModuleFacts, scope: Scope) -> Iterator[Report]:
         derived = derived_names(facts, scope, set(seeds))
         if not seeds or metrics_handled(facts, scope, derived):
             continue
+        if _loop_accumulators_handled(facts, scope, loop, set(seeds)):
+            continue
         yield _report(facts, scope, loop, header_span(loop), anchor, seeds, derived, "loop")
+
+
+def _loop_accumulators_handled(facts: ModuleFacts, scope: Scope, loop: ast.AST, seeds: set[str]) -> bool:
+    """The loop also sums up another score (``test_acc += acc(output, labels)``, a helper
+    this file cannot call a metric) and that one is logged: the evaluation is reported, if
+    not every number of it."""
+    totals: set[str] = set()
+    for node in walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id not in seeds:
+            totals.add(node.target.id)
+    if not totals:
+        return False
+    return metrics_handled(facts, scope, derived_names(facts, scope, totals))
 
 
 def _keras_evaluate(facts: ModuleFacts) -> Iterator[Report]:
