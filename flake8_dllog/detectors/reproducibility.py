@@ -823,22 +823,28 @@ def _handed_to_a_project_trainer(facts: ModuleFacts, roots: set[str]) -> bool:
     ``DenoisingDiffusion(config).train(data)``), whose file may write it to W&B or into
     every checkpoint: this file alone cannot tell, so it is silent. (A model built from
     the config, ``UNet(args)``, records nothing.)"""
+    return bool(roots) and not roots.isdisjoint(_names_handed_to_project_trainers(facts))
+
+
+def _names_handed_to_project_trainers(facts: ModuleFacts) -> frozenset[str]:
+    cached = getattr(facts, "_dllog_trainer_args", None)
+    if cached is not None:
+        return cached
     project = index_of(facts).project_imports
-    if not project or not roots:
-        return False
-    for site in facts.calls:
-        func = site.node.func
-        head = func
-        while isinstance(head, ast.Attribute):
-            head = head.value
-        if not (isinstance(head, ast.Name) and head.id in project):
-            continue
-        callee = func.attr if isinstance(func, ast.Attribute) else head.id
-        if not TRAINER_NAME.search(callee):
-            continue
-        if any(isinstance(a, ast.Name) and a.id in roots for a in list(site.node.args) + [k.value for k in site.node.keywords]):
-            return True
-    return False
+    found: set[str] = set()
+    if project:
+        for site in facts.calls:
+            func = site.node.func
+            head = func
+            while head.__class__ is ast.Attribute:
+                head = head.value
+            if head.__class__ is not ast.Name or head.id not in project:
+                continue
+            callee = func.attr if isinstance(func, ast.Attribute) else head.id
+            if TRAINER_NAME.search(callee):
+                found.update(a.id for a in list(site.node.args) + [k.value for k in site.node.keywords] if isinstance(a, ast.Name))
+    cached = facts._dllog_trainer_args = frozenset(found)  # type: ignore[attr-defined]
+    return cached
 
 
 def _made_by_project_helper(facts: ModuleFacts, scope: Scope, roots: set[str]) -> bool:
