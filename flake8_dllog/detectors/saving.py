@@ -341,7 +341,11 @@ class _Index:
         facts = self.facts
         return (
             any(m.split(".")[0] in DL_ROOTS for m in facts.imported_modules)
-            or any((c.name or "").split(".")[0] in DL_ROOTS or c.method in DL_METHODS for c in facts.calls)
+            # (each distinct call name once, not every call)
+            or any(
+                name.split(".", 1)[0] in DL_ROOTS or name.rsplit(".", 1)[-1] in DL_METHODS
+                for name in facts._calls_by_name
+            )
             or any(
                 (dotted_name(b, facts.aliases) or "").split(".")[0] in DL_ROOTS
                 for info in facts.stmt_infos.values()
