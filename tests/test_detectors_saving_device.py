@@ -728,3 +728,20 @@ def test_bare_weights_saved_side_by_side_are_one_finding():
         """
     )
     assert [f.line for f in only(findings, "DLL201")] == [10, 13]
+
+
+def test_a_save_in_an_if_right_after_a_reported_group_is_part_of_it():
+    findings = check(
+        """
+        import torch
+
+        def save_all(trainer, save_name, double_classifiers):
+            torch.save(trainer.mask.state_dict(), save_name + "_mask.pt")
+            torch.save(trainer.classifier.state_dict(), save_name + "_classifier.pt")
+            if double_classifiers:
+                torch.save(trainer.unmask_classifier.state_dict(), save_name + "_unmask.pt")
+
+        save_all(build_trainer(), make_name(), True)
+        """
+    )
+    assert [f.line for f in only(findings, "DLL200")] == [5]

@@ -1170,7 +1170,7 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
-        if any(r.block is site.info.block and abs(r.index - site.info.index) <= config.window for r in reported):
+        if _beside_a_reported_save(site.info, reported, config.window):
             continue
         reported.append(site.info)
         ctx = _common_context("DLL200", site)
@@ -1178,6 +1178,21 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         ctx["saved"] = _text(facts, saved)
         ctx["call"] = site.name
         yield site_report(site, ctx)
+
+
+def _beside_a_reported_save(info: StmtInfo, reported: list[StmtInfo], window: int) -> bool:
+    """Within ``window`` statements of a reported save in the same block, or inside an
+    ``if`` that is (``if args.double_classifiers: torch.save(third_part, ...)`` right after
+    the group): part of the same checkpoint."""
+    level: StmtInfo | None = info
+    while level is not None:
+        if any(r.block is level.block and abs(r.index - level.index) <= window for r in reported):
+            return True
+        parent = level.parent
+        if parent is None or parent.scope is not info.scope or not isinstance(parent.stmt, ast.If):
+            return False
+        level = parent
+    return False
 
 
 def _settings_dict(facts: ModuleFacts, site: CallSite, saved: ast.expr | None) -> bool:
@@ -1475,14 +1490,12 @@ def _part_of_a_reported_checkpoint(
     ``if freeze: fake.save_weights(out) else: model.save_weights(out)`` writes one file: one
     finding each, as DLL200 reports them."""
     info = site.info
+    if _beside_a_reported_save(info, [other.info for other, _ in reported], window):
+        return True
     parent = info.parent
-    for other, text in reported:
-        o = other.info
-        if o.block is info.block and abs(o.index - info.index) <= window:
-            return True
-        if parent is not None and o.parent is parent and isinstance(parent.stmt, ast.If) and text == path_text:
-            return True
-    return False
+    return parent is not None and isinstance(parent.stmt, ast.If) and any(
+        other.info.parent is parent and text == path_text for other, text in reported
+    )
 
 
 @rule("DLL201")
