@@ -988,8 +988,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         return _is_constant_name(expr)
     if cls is not ast.Name:
         return False
-    if _is_constant_name(expr):
-        return _not_a_parameter(facts, site.scope, expr.id)
+    if expr.id == "__file__":
+        return True  # `Path(__file__).parent / "model.pt"`: next to the script
     if not _not_a_parameter(facts, site.scope, expr.id):
         # `def save_checkpoint(state, filename="checkpoint.pth.tar")` called without a
         # filename: the path is the literal default.
@@ -1000,11 +1000,22 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     idx = index_of(facts)
     binds = idx.bindings(site.scope, expr.id) or idx.bindings(facts.module, expr.id)
     if not binds:
-        return False
+        # Bound nowhere here: a constant of the project's configuration (`MODEL_PATH`, or
+        # `ModelSavePath` from `from pretrain_config import *` / `from config import ...`)
+        return _is_constant_name(expr) or expr.id in idx.project_imports or _star_imports_project(facts)
+    # Bound here (even in ALL_CAPS, `SAVE_PATH = args.save_path`): as its values are.
     for _, v in binds:
         if v is None or not is_literal_path(facts, site, v, depth - 1):
             return False
     return True
+
+
+def _star_imports_project(facts: ModuleFacts) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
+        for node in facts.tree.body
+    )
 
 
 def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
