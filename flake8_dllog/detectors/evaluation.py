@@ -120,6 +120,18 @@ def is_metric_call(facts: ModuleFacts, site: CallSite) -> bool:
     return bool(tokens & METRIC_TOKENS)
 
 
+# Token ids a decoding loop compares against to stop or mask (`tok == tokenizer.eos_token_id`)
+SPECIAL_TOKEN = re.compile(r"(^|[._])(eos|bos|sos|pad)(_|$|token|idx|id)", re.I)
+
+
+def _special_token(exprs: list[ast.AST]) -> bool:
+    for expr in exprs:
+        text = dotted_name(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        if text and SPECIAL_TOKEN.search(text):
+            return True
+    return False
+
+
 def _value_traits(value: ast.AST) -> tuple[bool, bool, bool]:
     """What makes an assigned value a metric, found in one walk: (an equality test,
     ``p == y`` or ``p.eq(y)``; a reducer call, ``.sum()``/``mean(...)``...; a Hugging Face
@@ -130,12 +142,12 @@ def _value_traits(value: ast.AST) -> tuple[bool, bool, bool]:
         cls = sub.__class__
         if cls is compare_type:
             if not equality:
-                equality = any(isinstance(op, ast.Eq) for op in sub.ops)
+                equality = any(isinstance(op, ast.Eq) for op in sub.ops) and not _special_token([sub.left, *sub.comparators])
         elif cls is call_type:
             func = sub.func
             if func.__class__ is attribute_type:
                 if func.attr == "eq":
-                    equality = True
+                    equality = equality or not _special_token(sub.args)
                 elif func.attr in ACCURACY_REDUCERS:
                     reducer = True
             elif func.__class__ is name_type and func.id in ACCURACY_REDUCERS:
@@ -204,7 +216,9 @@ def metric_statements(facts: ModuleFacts, scope: Scope, node: ast.AST | None) ->
         if value is not None and not is_metric:
             equality, reducer, loss_attribute = _value_traits(value)
             # `correct += (p == y)` counts; `acc = (p == y).sum()` needs the reduction.
-            is_metric = (equality and (reducer or isinstance(stmt, ast.AugAssign))) or (
+            # (`finished |= tok.eq(eos_id)` is a stop flag of a decoding loop, not a count)
+            counted = isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)
+            is_metric = (equality and (reducer or counted)) or (
                 loss_attribute and not isinstance(stmt, ast.Expr)
             )
         if not is_metric:
