@@ -1494,6 +1494,18 @@ def _metadata_names(facts: ModuleFacts, site: CallSite) -> dict:
     return ctx
 
 
+def _tf_checkpoint_format(path: ast.expr | None) -> bool:
+    """tf.keras ``model.save_weights("./weights/run1")``: a path without ``.h5`` is written
+    in the TensorFlow checkpoint format, which keeps the optimizer's slots and its step
+    counter, so the run resumes from it (as from a ``tf.train.Checkpoint``)."""
+    if isinstance(path, ast.JoinedStr) and path.values:
+        path = path.values[-1]
+    if not (isinstance(path, ast.Constant) and isinstance(path.value, str)):
+        return False  # a name: its extension is unknown here
+    tail = path.value.rsplit("/", 1)[-1].lower()
+    return not tail.endswith((".h5", ".hdf5", ".keras", ".pt", ".pth", ".bin", ".safetensors", ".ckpt", ".weights"))
+
+
 def _part_of_a_reported_checkpoint(
     site: CallSite, path_text: str, reported: list[tuple[CallSite, str]], window: int
 ) -> bool:
@@ -1526,6 +1538,8 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
                 continue
             call = site.name if site.name != "torch.save" and (site.name or "").endswith(TORCH_SAVE_LIKE) else "torch.save"
         elif method == "save_weights":
+            if _tf_checkpoint_format(path):
+                continue
             call = "save_weights"
         else:
             continue
