@@ -22,7 +22,7 @@ from . import Report, rule
 from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    GENERIC_NAMES, KNOWN_LIBRARIES, _assigned_target, from_unseen_caller, index_of, is_dl_module, is_log_call, logs_mention, memoised,
+    GENERIC_NAMES, KNOWN_LIBRARIES, _assigned_target, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -322,25 +322,7 @@ def _constructor_argument(facts: ModuleFacts, site: CallSite, dev: ast.expr | No
     argument and nothing in this file builds the object: the device is the caller's."""
     if isinstance(dev, ast.Call) and len(dev.args) == 1 and not dev.keywords:
         dev = dev.args[0]  # torch.device(self.device)
-    dev_text = plain_dotted(dev) if dev is not None else None
-    class_name = site.scope.class_name
-    if not class_name or not dev_text or not dev_text.startswith("self."):
-        return False
-    init = facts.functions.get(f"{class_name}.__init__")
-    if init is None:
-        return False
-    params = index_of(facts).parameters(init)
-    stored = any(
-        isinstance(stmt, ast.Assign)
-        and isinstance(stmt.value, ast.Name)
-        and stmt.value.id in params
-        and any(dotted_name(t) == dev_text for t in stmt.targets)
-        for stmt in walk(init.node)
-        if isinstance(stmt, ast.Assign)
-    )
-    if not stored:
-        return False
-    return not any(c.name and c.name.rsplit(".", 1)[-1] == class_name for c in facts.calls)
+    return stored_constructor_argument(facts, site, dev)
 
 
 def _inherited_device(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:

@@ -1087,6 +1087,29 @@ def _resolved_names(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, befo
     return names
 
 
+def stored_constructor_argument(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:
+    """``self._path`` (or ``self.device``) that ``__init__(self, path, ...)`` stored from its
+    argument, in a class this file never builds: the value is the (unseen) caller's."""
+    text = dotted_name(expr) if expr is not None else None
+    class_name = site.scope.class_name
+    if not class_name or not text or not text.startswith("self.") or "(" in text or "[" in text:
+        return False
+    init = facts.functions.get(f"{class_name}.__init__")
+    if init is None:
+        return False
+    params = index_of(facts).parameters(init)
+    stored = any(
+        isinstance(stmt.value, ast.Name)
+        and stmt.value.id in params
+        and any(dotted_name(t) == text for t in stmt.targets)
+        for stmt in walk(init.node)
+        if isinstance(stmt, ast.Assign)
+    )
+    if not stored:
+        return False
+    return not any(c.name and c.name.rsplit(".", 1)[-1] == class_name for c in facts.calls)
+
+
 def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:
     """The path (or device) comes from a parameter that no caller in this file fills in:
     ``def save_checkpoint(state, out_dir): torch.save(state, join(out_dir, "ckpt.pth"))``
@@ -1167,8 +1190,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         # level and for literal paths, and a wrapper's path rarely is a literal.
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
-        if inherited_project_method(facts, site):
-            continue
+        if inherited_project_method(facts, site) or stored_constructor_argument(facts, site, path):
+            continue  # (a callback given its path: `SaveBestWeights(path)` is built elsewhere)
         if site.method == "save_pretrained" and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
         if _temporary_path(facts, site, path):
