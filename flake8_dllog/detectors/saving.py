@@ -1673,8 +1673,39 @@ def _prediction_cli(facts: ModuleFacts) -> bool:
     return (
         not is_training_module(facts)
         and not facts.calls_in("metric_call")
-        and any(c.method in ("parse_args", "parse_known_args") for c in facts.calls)
+        and (any(c.method in ("parse_args", "parse_known_args") for c in facts.calls) or "sys.argv" in facts.text)
     )
+
+
+# What a conversion tool does with the model it loads: export or merge it.
+CONVERSION_CALL = re.compile(r"(^|\.)(onnx\.export|merge_and_unload|jit\.trace|jit\.script|convert|export|to_onnx|from_keras_model)$")
+
+
+def _conversion_tool(facts: ModuleFacts) -> bool:
+    """Load, convert (ONNX export, LoRA merge, TorchScript), save: no run whose numbers are
+    compared later, and the output file is named where it is written."""
+    return (
+        not is_training_module(facts)
+        and not facts.calls_in("metric_call")
+        and any(CONVERSION_CALL.search(name) for name in facts._calls_by_name)
+    )
+
+
+def _command_line_names(facts: ModuleFacts) -> set[str]:
+    """Names bound to what the command line gave: ``a = parser.parse_args()``,
+    ``ckpt = sys.argv[1]``."""
+    out: set[str] = set()
+    for site in facts.calls:
+        if site.method in ("parse_args", "parse_known_args"):
+            stmt = site.stmt
+            if isinstance(stmt, ast.Assign) and stmt.value is site.node:
+                for t in stmt.targets:
+                    out.update(n.id for n in walk(t) if isinstance(n, ast.Name))
+    for info in facts.stmt_infos.values():
+        stmt = info.stmt
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Subscript) and dotted_name(stmt.value.value) == "sys.argv":
+            out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    return out
 
 
 @rule("DLL210")
@@ -1737,7 +1768,11 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 target = result
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
-        if path is not None and any(CONFIG_OBJECT.match(n) for n in _names_in(path)) and _prediction_cli(facts):
+        if path is not None and _prediction_cli(facts):
+            names = _names_in(path)
+            if any(CONFIG_OBJECT.match(n) for n in names) or "sys" in names or names & _command_line_names(facts):
+                continue
+        if _conversion_tool(facts):
             continue
         if path is not None and facts.segment(path) in idx.saved_paths:
             continue  # reloading the checkpoint this file wrote (the best epoch, for testing)
