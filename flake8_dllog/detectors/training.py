@@ -562,6 +562,8 @@ def _logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         _any_possibly_logging(facts, in_loop) or any(facts.scope_logs(t) for t in _local_targets(facts, in_loop))
     ):
         return True
+    if _runs_a_logging_method_of_this_file(facts, tl):
+        return True
     # The nest (tl.loop and the loops within it: all in scope.loops) iterates through a
     # progress bar. Only a `for` over a call can: the others are skipped without a call.
     start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
@@ -587,6 +589,80 @@ def _logs_anything(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             return True
         if any(facts.scope_logs(t) for t in _local_targets(facts, around) if t is not tl.scope):
             return True
+    return False
+
+
+def _methods_by_name(facts: ModuleFacts) -> dict[str, list[Scope]]:
+    """The methods of this file's classes by their name (dunders aside), found once."""
+    methods = getattr(facts, "_dllog_methods_by_name", None)
+    if methods is None:
+        methods = {}
+        for scope in facts.scopes:
+            if scope.class_name and not scope.name.startswith("__"):
+                methods.setdefault(scope.name, []).append(scope)
+        facts._dllog_methods_by_name = methods  # type: ignore[attr-defined]
+    return methods
+
+
+def _loss_reported_by_its_method(facts: ModuleFacts, tl: TrainingLoop, seeds: set[str]) -> bool:
+    """``loss = self.model.training_step(batch)`` where this file's ``training_step``
+    (found by name: the receiver's class is unknown) plots or logs the loss it returns."""
+    methods = _methods_by_name(facts)
+    if not methods:
+        return False
+    start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+    for c in tl.scope.calls:
+        func = c.node.func
+        if c.target is not None or not isinstance(func, ast.Attribute) or not start <= c.node.lineno <= end:
+            continue
+        stmt = c.stmt
+        if not (isinstance(stmt, ast.Assign) and stmt.value is c.node):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id in seeds for t in stmt.targets):
+            continue
+        if any(m is not tl.scope and _reports_what_it_returns(facts, m) for m in methods.get(func.attr, ())):
+            return True
+    return False
+
+
+def _reports_what_it_returns(facts: ModuleFacts, scope: Scope) -> bool:
+    """``def training_step(self, batch): l = self.loss(...); self.plot("loss", l); return l``:
+    the method hands the value it returns to a log (or to a method of its own that logs)."""
+    returned: set[str] = set()
+    for node in walk(scope.node):
+        if isinstance(node, ast.Return) and node.value is not None:
+            returned |= _names_in(node.value)
+    if not returned:
+        return False
+    for c in scope.calls:
+        args = list(c.node.args) + [k.value for k in c.node.keywords]
+        if not any(_names_in(a) & returned for a in args):
+            continue
+        if _is_possibly_logging(facts, c):
+            return True
+        if c.target is not None and c.target is not scope and (
+            possibly_reports(c.name or "") or _scope_possibly_logs(facts, c.target)
+        ):
+            return True  # (`self.plot("loss", l)`: a method of its own named for reporting)
+    return False
+
+
+def _runs_a_logging_method_of_this_file(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+    """``loss = self.model.training_step(batch)`` where a class of this file defines a
+    ``training_step`` that plots or logs its loss (d2l's Trainer and Module; a
+    Lightning-style split): the step the loop runs reports."""
+    methods = _methods_by_name(facts)
+    if not methods:
+        return False
+    start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+    for c in tl.scope.calls:
+        if c.target is not None or not start <= c.node.lineno <= end:
+            continue
+        func = c.node.func
+        if isinstance(func, ast.Attribute):
+            for method in methods.get(func.attr, ()):
+                if method is not tl.scope and _scope_possibly_logs(facts, method):
+                    return True
     return False
 
 
@@ -899,6 +975,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             seeds |= _loss_arguments(facts, sc, target)
     if not seeds and not tl.step_calls:
         return True  # no loss to speak of (TF/Keras train_on_batch...): cannot decide
+    if seeds and _loss_reported_by_its_method(facts, tl, seeds):
+        return True
     # The loss's data flow is only needed once a call could carry it to a log; most loops
     # that reach here (DLL100: nothing logs) have none, so it is computed on first use.
     derived: set[str] | None = None
