@@ -32,6 +32,9 @@ def _codes(code: str, snippet: str) -> list[str]:
     cfg = Config()
     result = check_source(textwrap.dedent(snippet), "train_example.py", cfg, codes=frozenset({code}))
     assert result.error is None, result.error
+    # A detector that raised is reported as DLL001 "internal error": never a pass.
+    crashed = [f.message for f in result.findings if f.code == "DLL001"]
+    assert not crashed, crashed
     return [f.code for f in result.findings]
 
 

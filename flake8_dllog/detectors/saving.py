@@ -945,6 +945,48 @@ def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | Non
 LITERAL_STRING_METHODS = frozenset({"split", "rsplit", "replace", "lower", "upper", "strip", "rstrip", "lstrip"})
 
 
+COUNTING_ITERS = frozenset({"range", "enumerate", "trange", "tqdm.trange"})
+
+
+def _counters_around(site: CallSite) -> set[str]:
+    """Names counting the loops around ``site``: ``for epoch in range(n)``, the index of
+    ``for i, batch in enumerate(loader)``."""
+    out: set[str] = set()
+    for loop in site.loops:
+        if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
+            continue
+        it = loop.iter
+        if dotted_name(it.func) in ("tqdm", "tqdm.tqdm") and it.args and isinstance(it.args[0], ast.Call):
+            it = it.args[0]  # tqdm(range(n))
+        func = dotted_name(it.func) or ""
+        if func not in COUNTING_ITERS:
+            continue
+        target = loop.target
+        if func == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]
+        if isinstance(target, ast.Name):
+            out.add(target.id)
+    return out
+
+
+def _counter_expr(site: CallSite, expr: ast.expr) -> bool:
+    """``epoch``, ``epoch + 1``, ``str(i).zfill(3)``: a number made only from the counters
+    of the loops around the save."""
+    counters = _counters_around(site)
+    if not counters:
+        return False
+    for node in walk(expr):
+        if isinstance(node, ast.Name):
+            if node.id not in counters and node.id not in ("str", "int"):
+                return False
+        elif isinstance(node, ast.Attribute):
+            if node.attr not in ("zfill", "format"):
+                return False
+        elif not isinstance(node, (ast.Constant, ast.BinOp, ast.Call, ast.operator, ast.Load, ast.expr_context)):
+            return False
+    return True
+
+
 def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
     """A path spelled out in the source (``"mnist_cnn.pt"``, ``os.path.join("ckpt", "best.pt")``,
     a module constant): where the file went is already written down."""
@@ -954,21 +996,32 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     if cls is ast.Constant:
         return isinstance(expr.value, str)
     if cls is ast.JoinedStr:
-        # `f"./{model_type}-last.h5"` with `model_type = "ResNet50V2"`: still one fixed name.
-        return all(
-            isinstance(v, ast.Constant) or is_literal_path(facts, site, v.value, depth)
+        # `f"./{model_type}-last.h5"` with `model_type = "ResNet50V2"`: still one fixed name;
+        # `f"checkpoints/mnist_{epoch}.pt"` in `for epoch in range(...)`: a fixed template
+        # numbered by the loop (the loop's progress says which file is which).
+        return any(isinstance(v, ast.Constant) for v in expr.values) and all(
+            isinstance(v, ast.Constant) or is_literal_path(facts, site, v.value, depth) or _counter_expr(site, v.value)
             for v in expr.values
         )
     if cls is ast.Subscript:
         # `checkpoint.split("/")[1]` of a literal hub id
         return isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Call) and is_literal_path(facts, site, expr.value, depth)
     if cls is ast.BinOp:
+        if isinstance(expr.op, ast.Mod):  # `"ckpt_%03d.pt" % epoch`
+            return is_literal_path(facts, site, expr.left, depth) and (
+                is_literal_path(facts, site, expr.right, depth) or _counter_expr(site, expr.right)
+            )
         if not isinstance(expr.op, (ast.Div, ast.Add)):
             return False
         return is_literal_path(facts, site, expr.left, depth) and is_literal_path(facts, site, expr.right, depth)
     if cls is ast.Call:
         name = dotted_name(expr.func, facts.aliases) or ""
         func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr == "format" and not expr.keywords:
+            # `"{}.pkl".format(epoch)`
+            return is_literal_path(facts, site, func.value, depth) and all(
+                is_literal_path(facts, site, a, depth) or _counter_expr(site, a) for a in expr.args
+            )
         if isinstance(func, ast.Attribute) and func.attr in LITERAL_STRING_METHODS:
             # `"HuggingFaceM4/idefics-9b".split("/")`, `base.replace(".pt", "_best.pt")`
             return (
@@ -976,6 +1029,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
                 and is_literal_path(facts, site, func.value, depth)
                 and all(isinstance(a, ast.Constant) for a in expr.args)
             )
+        if name == "str" and len(expr.args) == 1 and not expr.keywords and _counter_expr(site, expr.args[0]):
+            return True  # `"epoch_" + str(epoch) + ".pt"`
         if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath")) or name == "str":
             if not expr.args or expr.keywords:
                 return False
