@@ -252,8 +252,6 @@ def _find_entry_point(facts: ModuleFacts) -> EntryPoint | None:
     training = _training_scopes(facts)
     if not training:
         return None
-    if not facts.imported_modules:
-        return None  # a pasted cell or book listing (no `import torch` even): nothing runs it
     top_level = [
         s for s in facts.tree.body
         if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
