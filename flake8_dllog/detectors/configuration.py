@@ -1048,19 +1048,22 @@ def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, alia
     """``hp = SACHP(EXP_NAME=args.name, LR=args.lr, ...)`` then
     ``wandb.init(config=hp.to_dict())``: the options were copied into an object whose
     whole is recorded."""
+    records = facts.calls_in("config_record")
+    if not records:
+        return False
     holders: set[str] = set()
     for stmt in index.assigns:
         value = stmt.value
-        if not (isinstance(value, ast.Call) and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        if value.__class__ is not ast.Call or stmt.__class__ is not ast.Assign or len(stmt.targets) != 1:
             continue
         target = stmt.targets[0]
-        if not isinstance(target, ast.Name) or not mentioned.span_has(value):
+        if target.__class__ is not ast.Name or len(value.keywords) + len(value.args) < 2 or not mentioned.span_has(value):
             continue
         if len(_direct_fields([a.value for a in value.keywords] + list(value.args), aliases)) >= 2:
             holders.add(target.id)
     if not holders:
         return False
-    for site in facts.calls_in("config_record"):
+    for site in records:
         for expr in call_exprs(site):
             for node in walk(expr):
                 if isinstance(node, ast.Attribute) and node.attr in WHOLE_OBJECT_VIEWS:
@@ -1077,35 +1080,34 @@ def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, alia
 LIGHTNING_PACKAGES = ("pytorch_lightning", "lightning")
 
 
-def _handed_to_a_fitted_lightning_module(facts: ModuleFacts, aliases: set[str], mentioned: "_RootLines") -> bool:
+def _handed_to_a_fitted_lightning_module(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
     """``model = PlModelInterface(**vars(args))`` then ``trainer.fit(model)`` in a Lightning
     script: the whole config goes into the LightningModule's ``__init__``, which
     ``save_hyperparameters()`` records in hparams.yaml and every checkpoint."""
-    if not any(v.split(".")[0] in LIGHTNING_PACKAGES for v in facts.aliases.values()):
+    if not any(v.split(".", 1)[0] in LIGHTNING_PACKAGES for v in facts.aliases.values()):
         return False
     fitted: set[str] = set()
-    for site in facts.calls:
-        if site.method == "fit" and site.node.args and isinstance(site.node.args[0], ast.Name):
-            fitted.add(site.node.args[0].id)
-        elif site.method == "fit":
-            model = site.kwarg("model")
-            if isinstance(model, ast.Name):
-                fitted.add(model.id)
+    for site in calls_named_ending(facts, ".fit", in_order=False):
+        model = site.node.args[0] if site.node.args else site.kwarg("model")
+        if isinstance(model, ast.Name):
+            fitted.add(model.id)
     if not fitted:
         return False
-    for site in facts.calls:
-        stmt = site.stmt
-        if not (isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1):
+    for stmt in index.assigns:
+        value = stmt.value
+        if value.__class__ is not ast.Call or stmt.__class__ is not ast.Assign or len(stmt.targets) != 1:
             continue
         target = stmt.targets[0]
-        if isinstance(target, ast.Name) and target.id in fitted and mentioned.span_has(site.node):
-            if not mentions_whole(call_exprs(site), aliases):
-                continue
-            init = facts.functions.get(f"{site.name}.__init__")
-            if init is None:  # the module's class is in another file: it very likely does
-                return True
-            if any(call.method == "save_hyperparameters" for call in init.calls):
-                return True
+        if target.__class__ is not ast.Name or target.id not in fitted or not mentioned.span_has(value):
+            continue
+        if not mentions_whole([*value.args, *(k.value for k in value.keywords)], aliases):
+            continue
+        name = dotted_name(value.func, facts.aliases) or ""
+        init = facts.functions.get(f"{name}.__init__")
+        if init is None:  # the module's class is in another file: it very likely does
+            return True
+        if any(call.method == "save_hyperparameters" for call in init.calls):
+            return True
     return False
 
 
@@ -1185,7 +1187,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
                 return True
     if _copied_into_a_recorded_object(facts, index, aliases, mentioned):
         return True
-    if _handed_to_a_fitted_lightning_module(facts, aliases, mentioned):
+    if _handed_to_a_fitted_lightning_module(facts, index, aliases, mentioned):
         return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.
