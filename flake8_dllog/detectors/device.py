@@ -282,6 +282,11 @@ def _visible_devices_recorded(facts: ModuleFacts, site: CallSite, bare: bool) ->
     """The GPUs are picked by ``os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu`` (in this
     function or at the top of the module), and ``args`` is recorded whole
     (``wandb.config.update(args)``): the run's record says where it ran."""
+    sets_it = getattr(facts, "_dllog_sets_visible_devices", None)
+    if sets_it is None:  # (asked for every model move: most files never set it)
+        sets_it = facts._dllog_sets_visible_devices = "CUDA_VISIBLE_DEVICES" in facts.text  # type: ignore[attr-defined]
+    if not sets_it:
+        return False
     for scope in (site.scope, facts.module) if not site.scope.is_module else (site.scope,):
         for info in facts.scope_stmts(scope):
             stmt = info.stmt
