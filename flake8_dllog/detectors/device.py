@@ -22,7 +22,7 @@ from . import Report, rule
 from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    GENERIC_NAMES, KNOWN_LIBRARIES, _assigned_target, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
+    GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -311,14 +311,9 @@ def _star_imported(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> 
     """A device name bound nowhere in this file, which star-imports a project module."""
     if not isinstance(dev, ast.Name):
         return False
-    star = any(
-        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-        and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
-        for node in facts.tree.body
-    )
-    if not star:
-        return False
     idx = index_of(facts)
+    if not idx.star_imports_project:
+        return False
     return not (idx.bindings(site.scope, dev.id) or idx.bindings(facts.module, dev.id) or dev.id in idx.parameters(site.scope))
 
 

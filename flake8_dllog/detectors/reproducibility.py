@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import KNOWN_LIBRARIES, index_of
+from .saving import index_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -470,12 +470,7 @@ def _base_context(entry: EntryPoint, facts: ModuleFacts) -> dict:
 def _star_imports_project_module(facts: ModuleFacts) -> bool:
     """``from Main.DCGAN import *``: the project module runs its top level on import, and
     may seed there (the DCGAN tutorial's ``torch.manual_seed(999)``); this file cannot tell."""
-    star = any(
-        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-        and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
-        for node in facts.tree.body
-    )
-    if not star:
+    if not index_of(facts).star_imports_project:
         return False
     # ... and the setup is there too: the optimizers this file steps are bound nowhere in it
     # (a file that builds its own model and optimizer is judged: `from utils import *` is

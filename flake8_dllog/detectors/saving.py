@@ -265,6 +265,24 @@ class _Index:
         return names
 
     @cached_property
+    def star_imports_project(self) -> bool:
+        """``from utils import *`` / ``from .config import *``: names (and top-level code) of
+        the project's own module come in unseen."""
+        return any(
+            isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+            and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
+            for node in self.facts.tree.body
+        )
+
+    @cached_property
+    def prediction_cli(self) -> bool:
+        return _prediction_cli(self.facts)
+
+    @cached_property
+    def conversion_tool(self) -> bool:
+        return _conversion_tool(self.facts)
+
+    @cached_property
     def project_imports(self) -> set[str]:
         """Names imported from outside the known libraries (the project's own modules)."""
         found: set[str] = set()
@@ -1057,20 +1075,13 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     if not binds:
         # Bound nowhere here: a constant of the project's configuration (`MODEL_PATH`, or
         # `ModelSavePath` from `from pretrain_config import *` / `from config import ...`)
-        return _is_constant_name(expr) or expr.id in idx.project_imports or _star_imports_project(facts)
+        return _is_constant_name(expr) or expr.id in idx.project_imports or idx.star_imports_project
     # Bound here (even in ALL_CAPS, `SAVE_PATH = args.save_path`): as its values are.
     for _, v in binds:
         if v is None or not is_literal_path(facts, site, v, depth - 1):
             return False
     return True
 
-
-def _star_imports_project(facts: ModuleFacts) -> bool:
-    return any(
-        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-        and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
-        for node in facts.tree.body
-    )
 
 
 def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
@@ -1823,11 +1834,11 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 target = result
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
-        if path is not None and _prediction_cli(facts):
+        if path is not None and idx.prediction_cli:
             names = _names_in(path)
             if any(CONFIG_OBJECT.match(n) for n in names) or "sys" in names or names & _command_line_names(facts):
                 continue
-        if _conversion_tool(facts):
+        if idx.conversion_tool:
             continue
         if path is not None and facts.segment(path) in idx.saved_paths:
             continue  # reloading the checkpoint this file wrote (the best epoch, for testing)
