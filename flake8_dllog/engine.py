@@ -195,7 +195,7 @@ def check_source(
         if noqa and _may_say_file_noqa(text) and FILE_NOQA_RE.search(text):
             return result
         lines = split_source_lines(text)
-        result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo)
+        result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo, text=text)
         return result
     finally:
         if gc_was_enabled:
@@ -211,8 +211,10 @@ def check_tree(
     noqa: bool = False,
     codes: frozenset[str] | None = None,
     call_memo: "CallMemo | None" = None,
+    text: str | None = None,
 ) -> list[Finding]:
-    """Run the enabled detectors over a parsed module."""
+    """Run the enabled detectors over a parsed module (``text``: its source, when the
+    caller has it; else it is joined from ``lines`` if a detector asks)."""
     enabled = codes if codes is not None else config.enabled_codes(path)
     if not enabled or config.is_test_path(path):
         return []
@@ -221,7 +223,8 @@ def check_tree(
     # the cyclic collector: facts.release() breaks the few cycles when we are done.
     gc_was_enabled = gc.isenabled()
     gc.disable()
-    facts = ModuleFacts(tree, lines, config.vocabulary, print_is_logging=config.print_is_logging, call_memo=call_memo)
+    facts = ModuleFacts(tree, lines, config.vocabulary, print_is_logging=config.print_is_logging, call_memo=call_memo,
+                       text=text if text is not None and "\r" not in text else None)
     try:
         return _run_detectors(facts, enabled, path, config, lines, noqa)
     finally:

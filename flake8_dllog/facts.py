@@ -206,8 +206,13 @@ class ModuleFacts:
         *,
         print_is_logging: bool = True,
         call_memo: CallMemo | None = None,
+        text: str | None = None,
     ):
         self.tree = tree
+        if text is not None:
+            # The source as read (the lines joined with "\n", unless it has other line
+            # endings, which no text check here looks for): not joined again from the lines.
+            self.__dict__["text"] = text
         self.lines = lines
         self.vocabulary = vocabulary
         self.print_is_logging = print_is_logging
