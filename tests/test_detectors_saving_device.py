@@ -480,7 +480,8 @@ def test_spawned_worker_is_an_entry_point():
     source = """
     def main_worker(gpu, args):
         model = resnet50()
-        model.cuda(gpu)
+        if torch.cuda.is_available():  # (an unconditional `.cuda(gpu)` cannot fall back to the CPU)
+            model.cuda(gpu)
 
     def main():
         args = parser.parse_args()

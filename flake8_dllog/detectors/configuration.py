@@ -369,7 +369,24 @@ def _is_config_load_call(facts: ModuleFacts, site: CallSite) -> bool:
         return False  # Keras `model.get_config()` describes a model, not the run
     if last in ("parse_args", "parse_known_args") and _project_options_class(facts, site):
         return False
+    if _parses_source_text(facts, site):
+        return False
     return True
+
+
+def _parses_source_text(facts: ModuleFacts, site: CallSite) -> bool:
+    """``yaml.safe_load('''lr: 0.1 ...''')``: settings written in the script itself (a
+    string literal, or a module name bound to one) are as much a part of the source as
+    its constants; nothing comes in at run time."""
+    if not site.node.args:
+        return False
+    text = site.node.args[0]
+    if isinstance(text, ast.Name):
+        binds = index_of(facts).bindings(facts.module, text.id)
+        if len(binds) != 1:
+            return False
+        text = binds[0][1]
+    return isinstance(text, ast.Constant) and isinstance(text.value, str) and "\n" in text.value
 
 
 def _project_options_class(facts: ModuleFacts, site: CallSite) -> bool:
@@ -1137,6 +1154,9 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
 
 
 def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
+    idx = index_of(facts)
+    if idx.command_line_logged and not names.isdisjoint(idx.parsed_argument_names):
+        return True  # `print(" ".join(sys.argv))`: the parsed namespace is in the log
     aliases = config_aliases(facts, names)
     if any(param in aliases for _, param in hydra_configs(facts)):
         return True  # Hydra writes the composed config into the run directory
@@ -1446,17 +1466,6 @@ def _argumentless_parser(facts: ModuleFacts, load: ConfigLoad) -> bool:
     ) and not any(c.method in ("add_argument_group", "add_subparsers", "add_mutually_exclusive_group") for c in facts.calls)
 
 
-def _command_line_logged(facts: ModuleFacts) -> bool:
-    """``print(" ".join(sys.argv))``: the command line is in the log, and with the parser's
-    defaults in the source it gives every argument the run used."""
-    for site in facts.logging_calls:
-        for expr in call_exprs(site):
-            for node in walk(expr):
-                if node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node, facts.aliases) == "sys.argv":
-                    return True
-    return False
-
-
 def _argparse_captured(facts: ModuleFacts) -> bool:
     """ClearML's ``Task.init()`` hooks argparse: every parsed argument is stored with the
     task as its hyperparameters."""
@@ -1490,7 +1499,7 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue
         if load.kind == "argparse" and _feeds_a_recorded_config(facts, load, loads):
             continue  # `OmegaConf.load(args.config)`, logged or saved: the run's config is kept
-        if load.kind == "argparse" and (_flags_only_parser(facts) or _argumentless_parser(facts, load) or _command_line_logged(facts) or _argparse_captured(facts)):
+        if load.kind == "argparse" and (_flags_only_parser(facts) or _argumentless_parser(facts, load) or index_of(facts).command_line_logged or _argparse_captured(facts)):
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue

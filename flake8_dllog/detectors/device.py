@@ -510,11 +510,12 @@ def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
     return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_STRING.match(expr.value) is not None
 
 
-def _unconditional_bare_cuda(facts: ModuleFacts, site: CallSite) -> bool:
-    """``model.cuda()`` that runs whatever the machine has: no ``if`` around it, no flag
-    deciding it, no ``x.cuda() if use_cuda else x``. Without a GPU it raises, so the run
-    cannot quietly end up on the CPU (a ``.cuda()`` under ``if torch.cuda.is_available()``
-    can, and is judged)."""
+def _unconditional_cuda(facts: ModuleFacts, site: CallSite) -> bool:
+    """``model.cuda()`` or ``model.cuda(rank)`` that runs whatever the machine has: no
+    ``if`` around it, no flag deciding it, no ``x.cuda() if use_cuda else x``. Without a GPU
+    it raises, so the run cannot quietly end up on the CPU (a ``.cuda()`` under
+    ``if torch.cuda.is_available()`` can, and is judged); with an index, the index is the
+    worker's rank or a recorded option."""
     if _bare_cuda_deciders(facts, site):
         return False
     receiver = site.receiver
@@ -527,10 +528,35 @@ def _unconditional_bare_cuda(facts: ModuleFacts, site: CallSite) -> bool:
     return True
 
 
+def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None, dev_text: str | None) -> bool:
+    """``model = DDP(model, device_ids=[rank]).to(device)`` after ``model.to(device)``:
+    the model already went to that device, and that earlier move is what is judged."""
+    if dev_text is None:
+        return False
+    if isinstance(receiver, ast.Call) and receiver.args:
+        receiver = receiver.args[0]  # the wrapped model
+    moved = dotted_name(receiver) if isinstance(receiver, (ast.Name, ast.Attribute)) else None
+    if moved is None:
+        return False
+    for earlier in facts.calls_in("device_transfer"):
+        if earlier.node.lineno >= site.node.lineno:
+            break
+        if earlier.scope is not site.scope or earlier.loops:
+            continue
+        dev = _device_of(facts, earlier)
+        if not isinstance(dev, ast.expr) or facts.segment(dev) != dev_text:
+            continue
+        target = _assigned_target(earlier)
+        names = {dotted_name(n) for n in (target, earlier.receiver) if isinstance(n, (ast.Name, ast.Attribute))}
+        if moved in names:
+            return True
+    return False
+
+
 def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> bool:
     """A device written as a literal, unconditionally: like a literal seed, the source
     says where the run goes, and without that accelerator it fails instead of quietly
-    running on the CPU. (An unconditional bare ``.cuda()``: see _unconditional_bare_cuda.)"""
+    running on the CPU. (An unconditional ``.cuda()``: see _unconditional_cuda.)"""
     if _guarding_conditions(site):
         return False
     if _literal_accelerator(facts, dev):
@@ -698,10 +724,12 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
         if dev_text is not None and any(framework_device(t) for t in _bound_device_texts(facts, site, dev_expr)):
             continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
-        if dev is True and _unconditional_bare_cuda(facts, site):
+        if site.method == "cuda" and site.receiver is not None and _unconditional_cuda(facts, site):
             continue  # `model.cuda()` with no `if`: as `.to("cuda")`, it fails rather than runs on the CPU
         if dev_expr is not None and _fixed_literal_device(facts, site, dev_expr):
             continue  # `.to("cuda")`: spelled out in the source, no silent fallback to CPU
+        if _placed_before(facts, site, receiver, dev_text):
+            continue
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
         if dev_text == "self.device" and any(

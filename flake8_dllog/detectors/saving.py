@@ -275,6 +275,29 @@ class _Index:
         )
 
     @cached_property
+    def command_line_logged(self) -> bool:
+        """``print(" ".join(sys.argv))``: the command line is in the log, and with the
+        parser's defaults in the source it gives every argument the run used."""
+        for site in self.facts.logging_calls:
+            for expr in list(site.node.args) + [k.value for k in site.node.keywords]:
+                for node in walk(expr):
+                    if node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node, self.facts.aliases) == "sys.argv":
+                        return True
+        return False
+
+    @cached_property
+    def parsed_argument_names(self) -> frozenset[str]:
+        """Names bound to a parsed command line: ``args = parser.parse_args()``."""
+        out: set[str] = set()
+        for site in self.facts.calls:
+            if site.method in ("parse_args", "parse_known_args"):
+                stmt = site.stmt
+                if isinstance(stmt, ast.Assign) and stmt.value is site.node:
+                    for t in stmt.targets:
+                        out.update(n.id for n in walk(t) if isinstance(n, ast.Name))
+        return frozenset(out)
+
+    @cached_property
     def prediction_cli(self) -> bool:
         return _prediction_cli(self.facts)
 
@@ -641,6 +664,9 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
         # The whole config is typically printed once, where it is parsed: the module's
         # main guard or the caller that hands it down.
         scopes += [c.scope for c in idx.callers(scope)] + [facts.module]
+        # `print(" ".join(sys.argv))` holds every field of the namespace it parses into.
+        if idx.command_line_logged and any(w in idx.parsed_argument_names for w in wholes):
+            return True
     for i, sc in enumerate(scopes):
         for site in idx.recorders(sc):
             for text in idx.argument_texts(site):
@@ -1760,13 +1786,7 @@ def _conversion_tool(facts: ModuleFacts) -> bool:
 def _command_line_names(facts: ModuleFacts) -> set[str]:
     """Names bound to what the command line gave: ``a = parser.parse_args()``,
     ``ckpt = sys.argv[1]``."""
-    out: set[str] = set()
-    for site in facts.calls:
-        if site.method in ("parse_args", "parse_known_args"):
-            stmt = site.stmt
-            if isinstance(stmt, ast.Assign) and stmt.value is site.node:
-                for t in stmt.targets:
-                    out.update(n.id for n in walk(t) if isinstance(n, ast.Name))
+    out: set[str] = set(index_of(facts).parsed_argument_names)
     for info in facts.stmt_infos.values():
         stmt = info.stmt
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Subscript) and dotted_name(stmt.value.value) == "sys.argv":

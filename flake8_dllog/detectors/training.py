@@ -1335,7 +1335,7 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
                 context={"anchor_line": log_dict.lineno, "anchor": "before", "scope": scope.qualname, "class_bases": list(scope.class_bases), "lightning": True},
                 message="training loop logs nothing (no loss, no progress): Lightning 2.x ignores the returned {'log': ...} dict",
             )
-        elif not facts.scope_logs(scope) and not _scope_has_possibly_logging(facts, scope):
+        elif not facts.scope_logs(scope) and not _scope_has_possibly_logging(facts, scope) and not _step_hook_logs(facts, scope):
             loss = _returned_name(scope)
             yield Report(
                 scope.node,
@@ -1350,6 +1350,20 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
                     "loss_is_tensor": True,
                 },
             )
+
+
+# Lightning hooks that receive what training_step returns, or run after each batch/epoch.
+STEP_HOOKS = ("training_step_end", "on_train_batch_end", "training_epoch_end", "on_train_epoch_end")
+
+
+def _step_hook_logs(facts: ModuleFacts, scope: Scope) -> bool:
+    """``training_step`` returns the outputs and the class's ``training_step_end`` (or a
+    batch/epoch-end hook) computes and ``self.log``s the loss: logged in the same module."""
+    for hook in STEP_HOOKS:
+        fn = facts.functions.get(f"{scope.class_name}.{hook}")
+        if fn is not None and facts.scope_logs(fn):
+            return True
+    return False
 
 
 def _scope_has_possibly_logging(facts: ModuleFacts, scope: Scope) -> bool:
