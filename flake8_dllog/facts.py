@@ -195,6 +195,11 @@ _LEAF_CLASSES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del,
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+# Categories whose matches are narrowed by another: `torch.set_float32_matmul_precision`
+# and `precision_scope("cuda")` match "*precision*" but measure nothing.
+_EXCLUDED_BY = {"metric_call": "metric_exclusions"}
+
+
 class ModuleFacts:
     """Everything detectors need to know about one module, computed once."""
 
@@ -651,6 +656,10 @@ class ModuleFacts:
                         if name not in matched and matcher.match(name):
                             matched.add(name)
                             cached.extend(by_name[name])
+                excluded_by = _EXCLUDED_BY.get(category)
+                if excluded_by and cached:
+                    exclusions = self.vocabulary.matcher(excluded_by)
+                    cached = [site for site in cached if not exclusions.match(site.name or "")]
                 if len(cached) > 1:
                     cached.sort(key=_call_order)
             self._category_cache[category] = cached

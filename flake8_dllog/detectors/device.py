@@ -20,9 +20,10 @@ from ..config import Config
 from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, is_main_guard, walk
 from . import Report, rule
 from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
+from .evaluation import is_metric_call
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    GENERIC_NAMES, _assigned_target, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
+    GENERIC_NAMES, _assigned_target, _param_values, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -257,11 +258,17 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
     return keys, wholes
 
 
+AVAILABILITY_TEST = re.compile(r"\bis_available\(|\bdevice_count\(|is_built\(|list_physical_devices\(")
+
+
 def _config_kept_whole(facts: ModuleFacts, site: CallSite, wholes: set[str]) -> bool:
     """The config object the device came from is recorded whole: Hydra's saved config, a
     tracker's run config (`wandb.init(config=vars(config))`), a dump (`json.dump(opt, f)`)."""
     if not wholes:
         return False
+    dev = _device_of(facts, site)
+    if isinstance(dev, ast.expr) and any(AVAILABILITY_TEST.search(t) for t in _bound_device_texts(facts, site, dev)):
+        return False  # `"cuda" if torch.cuda.is_available() and args.cuda else "cpu"`: the machine decides too
     hydra = {param for scope, param in hydra_configs(facts) if scope is site.scope}
     if hydra and wholes & ({a.split(".")[0] for a in config_aliases(facts, hydra)} | hydra):
         return True
@@ -528,6 +535,26 @@ def _unconditional_cuda(facts: ModuleFacts, site: CallSite) -> bool:
     return True
 
 
+def _colocated_with_another_model(dev: ast.expr | None) -> bool:
+    """``.to(self.model.device)``, ``.to(next(model.parameters()).device)``: placed next to
+    a model (put there by ``device_map="auto"``, or by its own ``.to``), not on a device
+    chosen here. ``self.device`` and ``args.device`` are choices, and are judged."""
+    if not (isinstance(dev, ast.Attribute) and dev.attr == "device"):
+        return False
+    owner = dev.value
+    if isinstance(owner, ast.Name):
+        return owner.id != "self" and not CONFIG_NAME.match(owner.id) and MODEL_OWNER.search(owner.id) is not None
+    if isinstance(owner, ast.Attribute):
+        return not CONFIG_NAME.match(owner.attr) and MODEL_OWNER.search(owner.attr) is not None
+    if isinstance(owner, ast.Call):  # next(model.parameters())
+        return (dotted_name(owner.func) or "") == "next"
+    return False
+
+
+MODEL_OWNER = re.compile(r"model|net|encoder|decoder|backbone|policy|actor|critic|generator|transformer|llm|lm\b", re.I)
+CONFIG_NAME = re.compile(r"^(args|opt|opts|cfg|config|conf|hparams|hp|flags|params|options|training_args|train_args)$")
+
+
 def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None, dev_text: str | None) -> bool:
     """``model = DDP(model, device_ids=[rank]).to(device)`` after ``model.to(device)``:
     the model already went to that device, and that earlier move is what is judged."""
@@ -551,6 +578,32 @@ def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None
         if moved in names:
             return True
     return False
+
+
+def _judged_at_callers(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
+    """``def load_autoencoder(ckpt, device): ae.to(device)`` called only as
+    ``load_autoencoder(ckpt, device)`` by functions that move their own model to that
+    ``device``: the placement is judged (and reported, or not) there, once. Or called as
+    ``get_model(args.device)`` by a caller that records ``args`` whole."""
+    if not isinstance(dev, ast.Name) or site.scope.is_module:
+        return False
+    values = _param_values(facts, site.scope, dev.id)
+    if not values:
+        return False
+    for call, value in values:
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            # `get_model(args.device)` where the caller's `args` is recorded whole
+            if logs_mention(facts, call.scope, (set(), {value.value.id})):
+                continue
+            return False
+        if not isinstance(value, ast.Name):
+            return False
+        if not any(
+            other.scope is call.scope and isinstance(d := _device_of(facts, other), ast.Name) and d.id == value.id
+            for other in facts.calls_in("device_transfer")
+        ):
+            return False
+    return True
 
 
 def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> bool:
@@ -647,7 +700,8 @@ def _inference_only(facts: ModuleFacts) -> bool:
         # (a Hugging Face model comes back from from_pretrained in eval mode)
         bool(facts.calls_in("eval_mode_call") or facts.calls_in("eval_context") or calls_named_ending(facts, ".generate", in_order=False))
         # (this file's own `inference_fn(...)` matches `*_fn` but is no metric)
-        and not any(c.target is None for c in facts.calls_in("metric_call"))
+        # (`sample_fn = diffusion.p_sample_loop`: a `*_fn` that is no loss or metric)
+        and not any(c.target is None and is_metric_call(facts, c) for c in facts.calls_in("metric_call"))
         and not is_training_module(facts)
     )
 
@@ -724,11 +778,13 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
         if dev_text is not None and any(framework_device(t) for t in _bound_device_texts(facts, site, dev_expr)):
             continue  # the launcher/framework chose the device (accelerate, Fabric, Lightning)
+        if _colocated_with_another_model(dev_expr):
+            continue  # `head.to(self.model.device)`: that model's placement is where it is judged
         if site.method == "cuda" and site.receiver is not None and _unconditional_cuda(facts, site):
             continue  # `model.cuda()` with no `if`: as `.to("cuda")`, it fails rather than runs on the CPU
         if dev_expr is not None and _fixed_literal_device(facts, site, dev_expr):
             continue  # `.to("cuda")`: spelled out in the source, no silent fallback to CPU
-        if _placed_before(facts, site, receiver, dev_text):
+        if _placed_before(facts, site, receiver, dev_text) or _judged_at_callers(facts, site, dev_expr):
             continue
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell

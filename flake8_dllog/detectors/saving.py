@@ -278,7 +278,11 @@ class _Index:
     def command_line_logged(self) -> bool:
         """``print(" ".join(sys.argv))``: the command line is in the log, and with the
         parser's defaults in the source it gives every argument the run used."""
-        for site in self.facts.logging_calls:
+        # A log, or the command line written to a file (`f.write(" ".join(sys.argv))`,
+        # `json.dump(sys.argv, f)`): not a parser handed sys.argv to read.
+        sites = list(self.facts.logging_calls)
+        sites += [c for c in self.facts.calls if c.method in ("write", "writelines", "dump") and "argv" in self.facts.segment(c.node)]
+        for site in sites:
             for expr in list(site.node.args) + [k.value for k in site.node.keywords]:
                 for node in walk(expr):
                     if node.__class__ in (ast.Attribute, ast.Name) and dotted_name(node, self.facts.aliases) == "sys.argv":
@@ -581,12 +585,17 @@ def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None], site: Cal
     wholes: set[str] = set()
     todo = [e for e in exprs if e is not None]
     if site is not None:
-        for e in list(todo):
-            if isinstance(e, ast.Name):
-                bound = index_of(facts).binding(site.scope, e.id, site.node.lineno)
-                # The result name is bound to the call itself: its arguments are not the path.
-                if bound is not None and not any(n is site.node for n in walk(bound)):
-                    todo.append(bound)
+        # A name in the path, and what it was made from (`models_path / "final.pth"` after
+        # `models_path = run_path / "models"`: a log of `run_path` says where it went).
+        names = [e for e in todo if isinstance(e, ast.Name)]
+        names += [n for e in todo if not isinstance(e, ast.Name) for n in walk(e) if isinstance(n, ast.Name)]
+        for e in names:
+            bound = index_of(facts).binding(site.scope, e.id, site.node.lineno)
+            if bound is None or (e not in todo and not _path_derivation(bound)):
+                continue
+            # The result name is bound to the call itself: its arguments are not the path.
+            if not any(n is site.node for n in walk(bound)):
+                todo.append(bound)
     for expr in todo:
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             if len(expr.value) >= 4:
@@ -607,6 +616,18 @@ def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None], site: Cal
                 if isinstance(node, ast.Attribute) and CONFIG_OBJECT.match(head) and "." not in text[len(head) + 1:]:
                     wholes.add(head)
     return keys, wholes
+
+
+def _path_derivation(expr: ast.AST) -> bool:
+    """``run_path / "models"``, ``os.path.join(out, "ckpt")``, ``f"{out}/ckpt"``."""
+    if isinstance(expr, ast.BinOp):
+        return isinstance(expr.op, (ast.Div, ast.Add))
+    if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.Call):
+        name = dotted_name(expr.func) or ""
+        return name.endswith(("path.join", "Path", "joinpath"))
+    return False
 
 
 def _maximal_chains(expr: ast.AST) -> Iterator[ast.AST]:
@@ -780,11 +801,14 @@ def is_project_helper(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _pathless_save_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
     """``actor = Action_net(env).to(device)`` (a class from the project's own modules), then
-    ``actor.save_model()`` with no path: where it writes, and whether it says so, is decided
-    in the class's file."""
+    ``actor.save_model()`` with no path (or only a step number): where it writes, and
+    whether it says so, is decided in the class's file."""
     node = site.node
     receiver = site.receiver
-    if node.args or node.keywords or not isinstance(receiver, ast.Name):
+    if node.keywords or not isinstance(receiver, ast.Name):
+        return False
+    # `checkpoint.save(ep)`: numbered by the epoch, the place is still the object's own.
+    if not all(isinstance(a, ast.Name) and COUNTER_NAME.match(a.id) for a in node.args):
         return False
     idx = index_of(facts)
     binds = idx.bindings(site.scope, receiver.id) or idx.bindings(facts.module, receiver.id)
@@ -882,8 +906,12 @@ def _save_parts_by_signature(facts: ModuleFacts, site: CallSite) -> tuple[ast.ex
         path = path_kw if path_kw is not None else (args[1] if len(args) > 1 else None)
         return saved, path
     if method in ("save_pretrained", "save_weights", "save_state", "save") or method == "save_checkpoint":
+        receiver = site.receiver
+        if method == "save_pretrained" and isinstance(receiver, ast.Name) and receiver.id[:1].isupper() and len(args) >= 1:
+            # `LlamaForCausalLM.save_pretrained(base_model, "./hf_ckpt")`: called on the class
+            return args[0], path_kw if path_kw is not None else (args[1] if len(args) > 1 else None)
         path = path_kw if path_kw is not None else (args[0] if args else None)
-        return site.receiver, path
+        return receiver, path
     if method == "save_model":
         if len(args) >= 2:
             return args[0], path_kw if path_kw is not None else args[1]
@@ -994,7 +1022,7 @@ COUNTING_ITERS = frozenset({"range", "enumerate", "trange", "tqdm.trange"})
 
 def _counters_around(site: CallSite) -> set[str]:
     """Names counting the loops around ``site``: ``for epoch in range(n)``, the index of
-    ``for i, batch in enumerate(loader)``."""
+    ``for i, batch in enumerate(loader)``, a ``step += 1`` in them."""
     out: set[str] = set()
     for loop in site.loops:
         if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
@@ -1010,6 +1038,17 @@ def _counters_around(site: CallSite) -> set[str]:
             target = target.elts[0]
         if isinstance(target, ast.Name):
             out.add(target.id)
+    if site.loops:
+        # `global_step += 1` in the loops around the save: a step counter.
+        for node in walk(site.loops[0]):
+            if (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.op, ast.Add)
+                and isinstance(node.target, ast.Name)
+                and isinstance(node.value, ast.Constant)
+                and type(node.value.value) is int
+            ):
+                out.add(node.target.id)
     return out
 
 
@@ -1031,6 +1070,44 @@ def _counter_expr(site: CallSite, expr: ast.expr) -> bool:
     return True
 
 
+SETTINGS_HOLDER = re.compile(r"(^|\.)(DictConfig|create|EasyDict|edict|SimpleNamespace|Namespace|AttrDict|Box|ConfigDict|dict)$")
+
+
+def _constant_settings_value(facts: ModuleFacts, site: CallSite, holder: ast.expr, key: str) -> ast.expr | None:
+    """``args = DictConfig({"model_path": "rm.pth", ...})`` (or a dict literal, an
+    ``EasyDict``, a ``SimpleNamespace(model_path=...)``) bound once: the value written
+    in the source under ``key``, for ``args.model_path`` / ``args["model_path"]``."""
+    if not isinstance(holder, ast.Name):
+        return None
+    idx = index_of(facts)
+    binds = idx.bindings(site.scope, holder.id) or idx.bindings(facts.module, holder.id)
+    values = [v for _, v in binds]
+    if (
+        len(values) == 2
+        and isinstance(values[1], ast.Call)
+        and SETTINGS_HOLDER.search(dotted_name(values[1].func) or "")
+        and [a.id for a in values[1].args if isinstance(a, ast.Name)] == [holder.id]
+    ):
+        values = values[:1]  # `args = {...}` then `args = DictConfig(args)`
+    if len(values) != 1 or values[0] is None:
+        return None
+    value = values[0]
+    # ... and never rewritten (`args.model_path = cli.model_path`, `cfg["ckpt"] = ...`).
+    rewritten = rf"\b{re.escape(holder.id)}\s*(\.{re.escape(key)}|\[\s*['\"]{re.escape(key)}['\"]\s*\])\s*=[^=]"
+    if re.search(rewritten, facts.text) or f"{holder.id}.update" in facts.text or f"{holder.id}.merge" in facts.text:
+        return None
+    if isinstance(value, ast.Call) and SETTINGS_HOLDER.search(dotted_name(value.func) or ""):
+        for kw in value.keywords:
+            if kw.arg == key:
+                return kw.value
+        value = value.args[0] if len(value.args) == 1 else None
+    if isinstance(value, ast.Dict):
+        for k, v in zip(value.keys, value.values):
+            if isinstance(k, ast.Constant) and k.value == key:
+                return v
+    return None
+
+
 def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
     """A path spelled out in the source (``"mnist_cnn.pt"``, ``os.path.join("ckpt", "best.pt")``,
     a module constant): where the file went is already written down."""
@@ -1049,7 +1126,12 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         )
     if cls is ast.Subscript:
         # `checkpoint.split("/")[1]` of a literal hub id
-        return isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Call) and is_literal_path(facts, site, expr.value, depth)
+        if isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Call) and is_literal_path(facts, site, expr.value, depth):
+            return True
+        if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+            value = _constant_settings_value(facts, site, expr.value, expr.slice.value)
+            return value is not None and is_literal_path(facts, site, value, depth - 1)
+        return False
     if cls is ast.BinOp:
         if isinstance(expr.op, ast.Mod):  # `"ckpt_%03d.pt" % epoch`
             return is_literal_path(facts, site, expr.left, depth) and (
@@ -1075,7 +1157,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             )
         if name == "str" and len(expr.args) == 1 and not expr.keywords and _counter_expr(site, expr.args[0]):
             return True  # `"epoch_" + str(epoch) + ".pt"`
-        if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath")) or name == "str":
+        if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath", "dirname", "realpath", "normpath")) or name == "str":
             if not expr.args or expr.keywords:
                 return False
             for a in expr.args:
@@ -1084,7 +1166,10 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             return True
         return False
     if cls is ast.Attribute:
-        return _is_constant_name(expr)
+        if _is_constant_name(expr):
+            return True
+        value = _constant_settings_value(facts, site, expr.value, expr.attr)
+        return value is not None and is_literal_path(facts, site, value, depth - 1)
     if cls is not ast.Name:
         return False
     if expr.id == "__file__":
@@ -1179,9 +1264,17 @@ def _resolved_names(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, befo
     return names
 
 
+def _argument_or_its_field(value: ast.expr, params) -> bool:
+    """``path``, ``args.path`` or ``args["path"]`` of a parameter."""
+    while isinstance(value, (ast.Attribute, ast.Subscript)):
+        value = value.value
+    return isinstance(value, ast.Name) and value.id in params
+
+
 def stored_constructor_argument(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:
     """``self._path`` (or ``self.device``) that ``__init__(self, path, ...)`` stored from its
-    argument, in a class this file never builds: the value is the (unseen) caller's."""
+    argument (or a field of it: ``args["actor_path"]``), in a class this file never builds:
+    the value is the (unseen) caller's."""
     text = dotted_name(expr) if expr is not None else None
     class_name = site.scope.class_name
     if not class_name or not text or not text.startswith("self.") or "(" in text or "[" in text:
@@ -1191,8 +1284,7 @@ def stored_constructor_argument(facts: ModuleFacts, site: CallSite, expr: ast.ex
         return False
     params = index_of(facts).parameters(init)
     stored = any(
-        isinstance(stmt.value, ast.Name)
-        and stmt.value.id in params
+        _argument_or_its_field(stmt.value, params)
         and any(dotted_name(t) == text for t in stmt.targets)
         for stmt in walk(init.node)
         if isinstance(stmt, ast.Assign)
@@ -1501,6 +1593,9 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
             if "." not in name:
                 bound = index_of(facts).binding(site.scope, name, site.node.lineno)
                 if bound is not None and _metadata_in_path(facts, site, bound, depth - 1):
+                    return True
+                # `join(save_dir, check_name)` with the callers passing f"epoch{epoch}_step{step}"
+                if bound is None and isinstance(site.scope.node, FUNC_TYPES) and _callers_pass_metadata(facts, site.scope, name, depth - 1):
                     return True
     return False
 
@@ -1852,7 +1947,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                     load_result = _assigned_target(consumer)
             if target is None and method == "from_pretrained":
                 target = result
-        if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
+        if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path) or stored_constructor_argument(facts, site, path):
             continue
         if path is not None and idx.prediction_cli:
             names = _names_in(path)
