@@ -1028,6 +1028,17 @@ def _built_from_loaded_config(load: ConfigLoad, loaded_roots: set[str]) -> bool:
     return False
 
 
+def _nested_item(node: ast.AST, roots: set[str]) -> bool:
+    """``cfg["train"]["lr"]`` / ``cfg.train.lr``: two or more steps down from a config root."""
+    depth = 0
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        if isinstance(node, ast.Subscript) and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            return False
+        node = node.value
+        depth += 1
+    return depth >= 2 and isinstance(node, ast.Name) and node.id in roots
+
+
 def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str], mentioned: "_RootLines") -> dict[str, frozenset[str]]:
     """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``,
     ``exp_name = args.experiment_name + "_" + args.model``: names holding a value made from
@@ -1036,7 +1047,7 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
     for stmt in index.assigns:
         value = stmt.value
         if value is not None and mentioned.span_has(value) and any(
-            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in alias_roots for n in walk(value)
+            isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.value, ast.Name) and n.value.id in alias_roots for n in walk(value)
         ):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if len(targets) != 1:
@@ -1050,10 +1061,25 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
             for name, part in pairs:
                 if isinstance(name, ast.Name):
                     whole, fields = mentions([part], aliases)
+                    if len(fields) == 1 and _nested_item(part, alias_roots):
+                        # `epochs = cfg["train"]["epochs"]`, `lr = cfg["train"]["lr"]`: two fields
+                        fields = {ast.unparse(part)}
                     # several fields only when joined into text (a run name), not computed
                     # into a number (`total = args.num_steps * args.num_processes`)
                     if not whole and (len(fields) == 1 or (len(fields) <= 3 and _is_text(part))):
                         out[name.id] = frozenset(fields)
+    if out:
+        # A report line built from the copies (`result = f"NUM_GPUS[{NUM_GPUS}] ..."`, then
+        # `logger.info(result)`) holds their fields.
+        for stmt in index.assigns:
+            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                continue
+            value = stmt.value
+            if not _is_text(value) or stmt.targets[0].id in out:
+                continue
+            held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in out]
+            if held:
+                out[stmt.targets[0].id] = frozenset().union(*held)
     return out
 
 
@@ -1220,6 +1246,14 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
         for site in facts.logging_calls:
             for expr in call_exprs(site):
                 logged_fields |= {f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
+        # A checkpoint named after them (`f"./Burgers_lr={lr}_width={width}.pt"`) keeps them
+        # too; its folder (`log_dir + "weights.h5"`) is only where it went.
+        for site in facts.calls_in("save"):
+            for expr in call_exprs(site):
+                logged_fields |= {
+                    f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies
+                    for f in copies[n.id] if not PATH_FIELD.search(f.rsplit(".", 1)[-1])
+                }
         if _enough_hyperparameters(logged_fields):
             return True
     options = _option_names(facts)
