@@ -94,13 +94,18 @@ def _last(name: str | None) -> str:
 
 
 def _exact_metric_matcher(facts: ModuleFacts) -> Matcher:
-    cached = getattr(facts, "_dllog_exact_metric", None)
+    # Built once per vocabulary (compiling the patterns costs more than checking a file).
+    patterns = tuple(facts.vocabulary.entries.get("metric_call", ()))
+    cached = _EXACT_METRIC_MATCHERS.get(patterns)
     if cached is None:
-        patterns = facts.vocabulary.entries.get("metric_call", ())
         exact = [p for p in patterns if "*" not in p.rsplit(".", 1)[-1] and _last(p) not in ("compute", "evaluate")]
-        cached = Matcher(exact)
-        facts._dllog_exact_metric = cached  # type: ignore[attr-defined]
+        if len(_EXACT_METRIC_MATCHERS) > 16:
+            _EXACT_METRIC_MATCHERS.clear()
+        cached = _EXACT_METRIC_MATCHERS[patterns] = Matcher(exact)
     return cached
+
+
+_EXACT_METRIC_MATCHERS: dict[tuple[str, ...], Matcher] = {}
 
 
 def is_metric_call(facts: ModuleFacts, site: CallSite) -> bool:

@@ -278,6 +278,8 @@ class _Index:
     def command_line_logged(self) -> bool:
         """``print(" ".join(sys.argv))``: the command line is in the log, and with the
         parser's defaults in the source it gives every argument the run used."""
+        if "argv" not in self.facts.text:
+            return False
         # A log, or the command line written to a file (`f.write(" ".join(sys.argv))`,
         # `json.dump(sys.argv, f)`): not a parser handed sys.argv to read.
         sites = list(self.facts.logging_calls)
@@ -1022,7 +1024,7 @@ COUNTING_ITERS = frozenset({"range", "enumerate", "trange", "tqdm.trange"})
 
 def _counters_around(site: CallSite) -> set[str]:
     """Names counting the loops around ``site``: ``for epoch in range(n)``, the index of
-    ``for i, batch in enumerate(loader)``, a ``step += 1`` in them."""
+    ``for i, batch in enumerate(loader)``."""
     out: set[str] = set()
     for loop in site.loops:
         if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
@@ -1038,24 +1040,37 @@ def _counters_around(site: CallSite) -> set[str]:
             target = target.elts[0]
         if isinstance(target, ast.Name):
             out.add(target.id)
-    if site.loops:
-        # `global_step += 1` in the loops around the save: a step counter.
-        for node in walk(site.loops[0]):
-            if (
-                isinstance(node, ast.AugAssign)
-                and isinstance(node.op, ast.Add)
-                and isinstance(node.target, ast.Name)
-                and isinstance(node.value, ast.Constant)
-                and type(node.value.value) is int
-            ):
-                out.add(node.target.id)
     return out
+
+
+def _step_counters(loop: ast.AST) -> frozenset[str]:
+    """``global_step += 1`` in a loop: its step counters (memoised per loop node)."""
+    found = _STEP_COUNTERS.get(id(loop))
+    if found is None or found[0] is not loop:
+        names = frozenset(
+            node.target.id
+            for node in walk(loop)
+            if isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.value, ast.Constant)
+            and type(node.value.value) is int
+        )
+        if len(_STEP_COUNTERS) > 256:
+            _STEP_COUNTERS.clear()
+        found = _STEP_COUNTERS[id(loop)] = (loop, names)
+    return found[1]
+
+
+_STEP_COUNTERS: dict[int, tuple[ast.AST, frozenset[str]]] = {}
 
 
 def _counter_expr(site: CallSite, expr: ast.expr) -> bool:
     """``epoch``, ``epoch + 1``, ``str(i).zfill(3)``: a number made only from the counters
     of the loops around the save."""
     counters = _counters_around(site)
+    if site.loops and any(isinstance(n, ast.Name) and n.id not in counters for n in walk(expr)):
+        counters = counters | _step_counters(site.loops[0])  # `"steps_{:0>8}.pt".format(global_steps)`
     if not counters:
         return False
     for node in walk(expr):
@@ -1092,20 +1107,24 @@ def _constant_settings_value(facts: ModuleFacts, site: CallSite, holder: ast.exp
     if len(values) != 1 or values[0] is None:
         return None
     value = values[0]
-    # ... and never rewritten (`args.model_path = cli.model_path`, `cfg["ckpt"] = ...`).
-    rewritten = rf"\b{re.escape(holder.id)}\s*(\.{re.escape(key)}|\[\s*['\"]{re.escape(key)}['\"]\s*\])\s*=[^=]"
-    if re.search(rewritten, facts.text) or f"{holder.id}.update" in facts.text or f"{holder.id}.merge" in facts.text:
-        return None
+    found = None
     if isinstance(value, ast.Call) and SETTINGS_HOLDER.search(dotted_name(value.func) or ""):
         for kw in value.keywords:
             if kw.arg == key:
-                return kw.value
+                found = kw.value
         value = value.args[0] if len(value.args) == 1 else None
-    if isinstance(value, ast.Dict):
+    if found is None and isinstance(value, ast.Dict):
         for k, v in zip(value.keys, value.values):
             if isinstance(k, ast.Constant) and k.value == key:
-                return v
-    return None
+                found = v
+    if found is None:
+        return None
+    # ... and never rewritten (`args.model_path = cli.model_path`, `cfg["ckpt"] = ...`).
+    text = facts.text
+    rewritten = rf"\b{re.escape(holder.id)}\s*(\.{re.escape(key)}|\[\s*['\"]{re.escape(key)}['\"]\s*\])\s*=[^=]"
+    if f"{holder.id}.update" in text or f"{holder.id}.merge" in text or re.search(rewritten, text):
+        return None
+    return found
 
 
 def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
