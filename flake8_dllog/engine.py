@@ -118,15 +118,16 @@ def parse_source(text: str, path: str = "<unknown>", *, notebook: bool = True) -
 
 
 # A line that is an IPython shell escape or magic (`!pip install ...`, `%cd /content`,
-# `%%time`): notebooks exported to .py keep them, and Python cannot parse them.
-_IPYTHON_LINE = re.compile(r"^([ \t]*)[!%]")
+# `%%time`), or Colab's automagic `pip install x` without the `!`: notebooks exported to
+# .py keep them, and Python cannot parse them.
+_IPYTHON_LINE = re.compile(r"^([ \t]*)(?:[!%]|(?:pip3?|apt-get|apt|conda|nvidia-smi|wget) )")
 
 
 def _parse_notebook_export(text: str, path: str) -> ast.Module | None:
     """The tree of a notebook export whose IPython lines are read as ``pass`` (same line
     count, so every position stays right), or None when that is not what kept it from
     parsing. Like ruff and nbqa, the rest of the notebook is checked."""
-    if "!" not in text and "%" not in text:
+    if "!" not in text and "%" not in text and "pip" not in text and "apt" not in text and "wget" not in text:
         return None
     lines = text.split("\n")
     changed = False

@@ -746,3 +746,22 @@ def test_a_save_in_an_if_right_after_a_reported_group_is_part_of_it():
         """
     )
     assert [f.line for f in only(findings, "DLL200")] == [5]
+
+
+def test_one_best_checkpoint_split_over_if_elif_is_one_dll201():
+    source = """
+    def train(model, optimizer, loader, epochs):
+        history = []
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = model(x, y)
+                loss.backward()
+                optimizer.step()
+            print(epoch, loss.item())
+            if epoch == 0:
+                torch.save(model.state_dict(), "./models/model.pth")
+            elif loss.item() < min(history):
+                torch.save(model.state_dict(), "./models/model.pth")
+            history.append(loss.item())
+    """
+    assert [f.line for f in only(check(source), "DLL201")] == [11]

@@ -261,6 +261,19 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
 AVAILABILITY_TEST = re.compile(r"\bis_available\(|\bdevice_count\(|is_built\(|list_physical_devices\(")
 
 
+NOTEBOOK_MARKERS = ("# In[", "# %%", "get_ipython", ".ipynb")
+
+
+def _shown_by_a_notebook_cell(facts: ModuleFacts, keys: set[str]) -> bool:
+    """A notebook cell ending in the bare name (``gpu``): the notebook displays its value."""
+    if not keys or not any(m in facts.text for m in NOTEBOOK_MARKERS):
+        return False
+    return any(
+        isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Name, ast.Attribute)) and dotted_name(stmt.value) in keys
+        for stmt in facts.tree.body
+    )
+
+
 def _config_kept_whole(facts: ModuleFacts, site: CallSite, wholes: set[str]) -> bool:
     """The config object the device came from is recorded whole: Hydra's saved config, a
     tracker's run config (`wandb.init(config=vars(config))`), a dump (`json.dump(opt, f)`)."""
@@ -555,6 +568,26 @@ MODEL_OWNER = re.compile(r"model|net|encoder|decoder|backbone|policy|actor|criti
 CONFIG_NAME = re.compile(r"^(args|opt|opts|cfg|config|conf|hparams|hp|flags|params|options|training_args|train_args)$")
 
 
+def _also_sent_to_a_fixed_accelerator(facts: ModuleFacts, site: CallSite, model: ast.expr | None) -> bool:
+    """The same model is also moved, in this scope and unconditionally, to a literal
+    accelerator (``model.to("cuda")``, ``model.cuda()``): no CPU fallback is left."""
+    name = dotted_name(model) if isinstance(model, (ast.Name, ast.Attribute)) else None
+    if name is None:
+        return False
+    for other in facts.calls_in("device_transfer"):
+        if other is site or other.scope is not site.scope or other.loops or _guarding_conditions(other):
+            continue
+        if dotted_name(other.receiver) != name if isinstance(other.receiver, (ast.Name, ast.Attribute)) else True:
+            continue
+        dev = _device_of(facts, other)
+        if dev is True or (other.method == "cuda" and dev is not None):
+            if _unconditional_cuda(facts, other):
+                return True
+        elif isinstance(dev, ast.expr) and _literal_accelerator(facts, dev):
+            return True
+    return False
+
+
 def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None, dev_text: str | None) -> bool:
     """``model = DDP(model, device_ids=[rank]).to(device)`` after ``model.to(device)``:
     the model already went to that device, and that earlier move is what is judged."""
@@ -701,9 +734,22 @@ def _inference_only(facts: ModuleFacts) -> bool:
         bool(facts.calls_in("eval_mode_call") or facts.calls_in("eval_context") or calls_named_ending(facts, ".generate", in_order=False))
         # (this file's own `inference_fn(...)` matches `*_fn` but is no metric)
         # (`sample_fn = diffusion.p_sample_loop`: a `*_fn` that is no loss or metric)
-        and not any(c.target is None and is_metric_call(facts, c) for c in facts.calls_in("metric_call"))
+        and not any(
+            c.target is None and (not (c.name or "").endswith("_fn") or is_metric_call(facts, c)) for c in facts.calls_in("metric_call")
+        )
         and not is_training_module(facts)
     )
+
+
+def _inspection_only(facts: ModuleFacts) -> bool:
+    """``summary(Net().to(device), (3, 32, 32))``: a script that prints the architecture,
+    and neither trains, loads weights nor measures anything; its output is the same on
+    any device."""
+    if "summary" not in facts.text or is_training_module(facts) or facts.calls_in("load"):
+        return False
+    if any(c.target is None and is_metric_call(facts, c) for c in facts.calls_in("metric_call")):
+        return False
+    return any((c.name or "").rsplit(".", 1)[-1] == "summary" for c in facts.calls)
 
 
 SYNTHETIC_INPUT = re.compile(r"^(?:torch|numpy|tensorflow|jax\.numpy)(?:\.random)?\.(?:rand|randn|randint|zeros|ones|empty|normal|uniform)(?:_like)?$")
@@ -754,7 +800,7 @@ def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | 
 
 @rule("DLL400")
 def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Report]:
-    if not facts.calls_in("device_transfer") or not is_dl_module(facts) or _inference_only(facts):
+    if not facts.calls_in("device_transfer") or not is_dl_module(facts) or _inference_only(facts) or _inspection_only(facts):
         return
     reported: set[int] = set()
     idx = index_of(facts)
@@ -786,6 +832,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue  # `.to("cuda")`: spelled out in the source, no silent fallback to CPU
         if _placed_before(facts, site, receiver, dev_text) or _judged_at_callers(facts, site, dev_expr):
             continue
+        if _also_sent_to_a_fixed_accelerator(facts, site, target if target is not None else receiver):
+            continue  # `model.to(device)` ... `model.to("cuda")`: it runs there or fails
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
         if dev_text == "self.device" and any(
@@ -822,7 +870,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if keys is None:
             keys = _device_keys(facts, site, dev_expr)
-        if _config_kept_whole(facts, site, keys[1]):
+        if _config_kept_whole(facts, site, keys[1]) or _shown_by_a_notebook_cell(facts, keys[0]):
             reported.add(id(site.scope))
             continue
         reported.add(id(site.scope))

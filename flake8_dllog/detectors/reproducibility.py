@@ -455,7 +455,22 @@ def is_seeded(facts: ModuleFacts) -> bool:
     # (a self-seeding trainer's name ends with "Trainer": the regex is tried on those only)
     if any(name and name.endswith("Trainer") and SELF_SEEDING.search(name) for name in _call_names(facts)):
         return True
+    if _subclassed_self_seeding_trainer(facts):
+        return True
     return _mentions_word(facts, SEED_WORD)
+
+
+def _subclassed_self_seeding_trainer(facts: ModuleFacts) -> bool:
+    """``class WeightedTrainer(Trainer): def compute_loss(...)`` built and run here: still the
+    Hugging Face Trainer, which seeds from ``TrainingArguments.seed``."""
+    if "Trainer" not in facts.text:
+        return False
+    classes = {
+        scope.class_name
+        for scope in facts.scopes
+        if scope.class_name and any(base.endswith("Trainer") and SELF_SEEDING.search(base) for base in scope.class_bases)
+    }
+    return bool(classes) and any(name in classes for name in _call_names(facts) if name)
 
 
 def _base_context(entry: EntryPoint, facts: ModuleFacts) -> dict:
@@ -795,6 +810,8 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue  # `opt = config.get_options()`: the helper in another file may print it
         if _handed_to_a_project_trainer(facts, {r for r in roots if any(c.startswith((r + ".", r + "[")) for c in carriers)}):
             continue  # `Trainer(args=training_args)` from the project: it may record them
+        if _seed_handed_to_project_code(facts, carriers, seed_calls):
+            continue  # `DataLoader(args.data_dir, args.seed)` from the project: it may record it
         self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
         if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
             continue
@@ -815,6 +832,27 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
+
+
+def _seed_handed_to_project_code(facts: ModuleFacts, carriers: set[str], seed_calls) -> bool:
+    """The seed value itself is an argument of a class or function from the project's own
+    modules (which may write it down: a data splitter naming its files by the seed)."""
+    project = index_of(facts).project_imports
+    if not project:
+        return False
+    seeding = {id(site.node) for site, _, _ in seed_calls}
+    for site in facts.calls:
+        if id(site.node) in seeding or site.target is not None:
+            continue
+        head = site.node.func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not (isinstance(head, ast.Name) and head.id in project):
+            continue
+        for arg in list(site.node.args) + [k.value for k in site.node.keywords]:
+            if isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)) and facts.segment(arg) in carriers:
+                return True
+    return False
 
 
 TRAINER_NAME = re.compile(r"trainer|runner|solver|engine|experiment|diffusion|agent", re.I)

@@ -1656,6 +1656,9 @@ def _scope_records_run(idx: _Index, scope: Scope) -> bool:
         # `torch.save({"hidden_dim": args.hidden_dim, ...}, info_path)` next to the weights
         if name.rsplit(".", 1)[-1] in ("save", "dump") and call.node.args and _settings_dict(idx.facts, call, call.node.args[0]):
             return True
+        # `f.write("Model: {} Epochs: {} Optimizer: {}".format(...))`: a hand-written run record
+        if call.method == "write" and call.node.args and len({m.group(0).lower() for m in METADATA_KEY.finditer(idx.facts.segment(call.node.args[0]))}) >= 2:
+            return True
     return False
 
 
@@ -1744,10 +1747,19 @@ def _part_of_a_reported_checkpoint(
     info = site.info
     if _beside_a_reported_save(info, [other.info for other, _ in reported], window):
         return True
-    parent = info.parent
-    return parent is not None and isinstance(parent.stmt, ast.If) and any(
-        other.info.parent is parent and text == path_text for other, text in reported
+    chain = _if_chain(info.parent)
+    return chain is not None and any(
+        _if_chain(other.info.parent) is chain and text == path_text for other, text in reported
     )
+
+
+def _if_chain(info: StmtInfo | None) -> StmtInfo | None:
+    """The first ``if`` of the if/elif/else chain a branch belongs to."""
+    if info is None or not isinstance(info.stmt, ast.If):
+        return None
+    while info.parent is not None and isinstance(info.parent.stmt, ast.If) and info.parent.stmt.orelse == [info.stmt]:
+        info = info.parent
+    return info
 
 
 @rule("DLL201")
