@@ -1206,11 +1206,14 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         # Bound nowhere here: a constant of the project's configuration (`MODEL_PATH`, or
         # `ModelSavePath` from `from pretrain_config import *` / `from config import ...`)
         return _is_constant_name(expr) or expr.id in idx.project_imports or idx.star_imports_project
-    # Bound here (even in ALL_CAPS, `SAVE_PATH = args.save_path`): as its values are.
-    for _, v in binds:
+    # Bound here (even in ALL_CAPS, `SAVE_PATH = args.save_path`): as its values are, but
+    # not the binding this very call makes (`checkpoint = torch.load(checkpoint)`).
+    node = site.node
+    values = [v for _, v in binds if v is not node]
+    for v in values:
         if v is None or not is_literal_path(facts, site, v, depth - 1):
             return False
-    return True
+    return bool(values)
 
 
 
