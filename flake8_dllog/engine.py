@@ -235,15 +235,13 @@ def check_tree(
 
 
 def _run_detectors(facts: ModuleFacts, enabled, path: str, config: Config, lines: list[str], noqa: bool) -> list[Finding]:
-    catalog = config.catalog
     findings: list[Finding] = []
     seen: set[tuple] = set()
     noqa_lines: dict[int, str] | None = None
-    for code in sorted(enabled):
+    for code, rule in _rules_for(enabled, config.catalog):
         detector = REGISTRY.get(code)
         if detector is None:
             continue
-        rule = catalog.rules[code]
         try:
             reports = list(detector(facts, config))
         except Exception as exc:  # a bug in one detector: one line for this file, the run goes on
@@ -267,6 +265,21 @@ def _run_detectors(facts: ModuleFacts, enabled, path: str, config: Config, lines
             findings.append(finding)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def _rules_for(enabled: frozenset[str], catalog) -> tuple:
+    """(code, rule) of the enabled rules, in code order: the same few selections come back
+    for every file."""
+    key = (enabled, id(catalog))
+    found = _RULE_LISTS.get(key)
+    if found is None or found[0] is not catalog:
+        if len(_RULE_LISTS) > 64:
+            _RULE_LISTS.clear()
+        found = _RULE_LISTS[key] = (catalog, tuple((code, catalog.rules[code]) for code in sorted(enabled)))
+    return found[1]
+
+
+_RULE_LISTS: dict[tuple, tuple] = {}
 
 
 def _internal_error(path: str, code: str, exc: Exception) -> Finding:

@@ -52,6 +52,9 @@ CONVENTIONAL = {
     "subprocess": "subprocess",
 }
 
+_CONVENTIONAL_NAMES = frozenset(CONVENTIONAL)
+_DEF_STMTS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
 LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 FUNC_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 BLOCK_FIELDS = ("body", "orelse", "finalbody")
@@ -223,7 +226,7 @@ class ModuleFacts:
         self.print_is_logging = print_is_logging
         self.aliases: dict[str, str] = {}
         self.imported_modules: set[str] = set()
-        self.module_bound: set[str] = set()
+        self.module_bound: set[str] = set()  # conventional names (CONVENTIONAL) bound at module level
         self.scopes: list[Scope] = []
         self.functions: dict[str, Scope] = {}  # qualname -> scope; also plain name for top-level
         self.stmt_infos: dict[int, StmtInfo] = {}
@@ -272,13 +275,29 @@ class ModuleFacts:
                     if alias.name == "*":
                         continue
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        # Module-level bindings that shadow conventional names.
+        # Module-level bindings that shadow the conventional names not imported. (Only
+        # those are collected: the common statements are tested inline, not through
+        # _bound_names' generator, as this runs over every module's body.)
+        candidates = _CONVENTIONAL_NAMES - aliases.keys()
+        bound = self.module_bound
+        name_type, assign_type, defs = ast.Name, ast.Assign, _DEF_STMTS
         for stmt in tree.body:
-            for target in _bound_names(stmt):
-                self.module_bound.add(target)
-        for name, qual in CONVENTIONAL.items():
-            if name not in aliases and name not in self.module_bound:
-                aliases[name] = qual
+            cls = stmt.__class__
+            if cls is assign_type:
+                for t in stmt.targets:
+                    if t.__class__ is name_type:
+                        if t.id in candidates:
+                            bound.add(t.id)
+                    elif t.__class__ in (ast.Tuple, ast.List):
+                        bound.update(e.id for e in t.elts if e.__class__ is name_type and e.id in candidates)
+            elif cls in defs:
+                if stmt.name in candidates:
+                    bound.add(stmt.name)
+            elif cls is ast.AnnAssign or cls is ast.AugAssign:
+                if stmt.target.__class__ is name_type and stmt.target.id in candidates:
+                    bound.add(stmt.target.id)
+        for name in candidates - bound:
+            aliases[name] = CONVENTIONAL[name]
 
     def _import_nodes(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """Import statements anywhere in the statement tree (in functions, if/try blocks)."""
@@ -953,18 +972,3 @@ def is_main_guard(test: ast.expr) -> bool:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value == "__main__"
     )
-
-
-def _bound_names(stmt: ast.stmt) -> Iterator[str]:
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        yield stmt.name
-    elif isinstance(stmt, ast.Assign):
-        for t in stmt.targets:
-            if isinstance(t, ast.Name):
-                yield t.id
-            elif isinstance(t, (ast.Tuple, ast.List)):
-                for elt in t.elts:
-                    if isinstance(elt, ast.Name):
-                        yield elt.id
-    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name):
-        yield stmt.target.id

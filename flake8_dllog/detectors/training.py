@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, referenced_names, walk
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
 from . import Report, header_span, rule
 
 # Unresolved calls whose name says they report something (a project's own meter, hook or
