@@ -846,7 +846,7 @@ def _seed_handed_to_project_code(facts: ModuleFacts, carriers: set[str], seed_ca
 def _project_call_arguments(facts: ModuleFacts, seed_calls) -> frozenset[str]:
     """The texts of the plain arguments (names, fields) handed to the project's own
     classes and functions, seeding calls aside. Once per file."""
-    project = index_of(facts).project_imports
+    project = index_of(facts).own_module_imports
     if not project:
         return frozenset()
     seeding = {id(site.node) for site, _, _ in seed_calls}

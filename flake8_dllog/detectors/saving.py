@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Iterator
 
@@ -265,6 +266,29 @@ class _Index:
         return names
 
     @cached_property
+    def own_module_imports(self) -> frozenset[str]:
+        """Names imported from the project's own modules: relative imports, and modules
+        that are neither the standard library nor a well-known third-party package
+        (stricter than project_imports, which counts every non-DL library)."""
+        return frozenset(
+            name for name in self.project_imports if name not in self._library_import_names
+        )
+
+    @cached_property
+    def _library_import_names(self) -> frozenset[str]:
+        found: set[str] = set()
+        for info in self.facts.stmt_infos.values():
+            node = info.stmt
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                if _is_library((node.module or "").split(".")[0]):
+                    found.update(a.asname or a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if _is_library(a.name.split(".")[0]):
+                        found.add(a.asname or a.name.split(".")[0])
+        return frozenset(found)
+
+    @cached_property
     def star_imports_project(self) -> bool:
         """``from utils import *`` / ``from .config import *``: names (and top-level code) of
         the project's own module come in unseen."""
@@ -495,6 +519,24 @@ def is_dl_module(facts: ModuleFacts) -> bool:
     if not (facts.calls_in("save") or facts.calls_in("load") or facts.calls_in("device_transfer")):
         return False
     return index_of(facts).is_dl
+
+
+# Third-party packages that are not a project's own code (with the standard library).
+COMMON_LIBRARIES = frozenset({
+    "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "yaml", "requests", "tensorboardX",
+    "tensorboard", "seaborn", "skimage", "imageio", "h5py", "omegaconf", "hydra", "einops", "gym", "gymnasium",
+    "datasets", "evaluate", "tokenizers", "nltk", "spacy", "librosa", "soundfile", "albumentations", "rich",
+    "click", "typer", "fire", "absl", "ml_collections", "torchmetrics", "termcolor", "easydict", "munch",
+    "addict", "sentencepiece", "networkx", "dgl", "torch_geometric", "ogb", "neptune", "comet_ml", "clearml",
+    "aim", "lightgbm", "xgboost", "catboost", "statsmodels", "plotly", "tensorflow_datasets", "tensorflow_hub",
+    "tensorflow_addons", "kornia", "segmentation_models_pytorch", "monai", "nibabel", "SimpleITK", "pydicom",
+    "loguru", "tabulate", "prettytable", "jsonlines", "simplejson", "ujson", "dill", "cloudpickle", "psutil",
+    "GPUtil", "pynvml", "apex", "bitsandbytes", "wandb", "mlflow", "sacred", "IPython", "google", "jax", "gin",
+})
+
+
+def _is_library(top: str) -> bool:
+    return top in KNOWN_LIBRARIES or top in COMMON_LIBRARIES or top in sys.stdlib_module_names
 
 
 def index_of(facts: ModuleFacts) -> _Index:

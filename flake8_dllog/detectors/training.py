@@ -833,6 +833,25 @@ def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[s
     return found - seeds
 
 
+def _handed_to_project_helper(facts: ModuleFacts, tl: TrainingLoop, seeds: set[str]) -> bool:
+    from .saving import index_of  # (saving imports this module)
+
+    project = index_of(facts).own_module_imports
+    if not project or not seeds:
+        return False
+    derived = None
+    start = tl.loop.lineno
+    for site in tl.scope.calls:
+        func = site.node.func
+        if site.node.lineno < start or site.target is not None or not (isinstance(func, ast.Name) and func.id in project):
+            continue
+        if derived is None:
+            derived = _loss_carriers(facts, tl.scope, seeds)
+        if _call_refs_loss(site, derived):
+            return True
+    return False
+
+
 def _loss_carriers(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]:
     """loss_derived_names() seeded with the loss and its parts (see _loss_components)."""
     return loss_derived_names(scope, seeds | _loss_components(facts, scope, seeds), facts)
@@ -1006,6 +1025,10 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             and _scope_possibly_logs(facts, target)
         ):
             return True
+    # `save_checkpoint("model", model, epoch, loss_sum)` of the project's own (imported)
+    # helpers, which may print it: this file cannot tell, so it is silent.
+    if _handed_to_project_helper(facts, tl, seeds):
+        return True
     # Returned to a caller that logs it.
     callers = _callers(facts, tl.scope)  # none at module level
     if not callers and not tl.scope.is_module and _returned_values(facts, tl.scope):
