@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, walk
 from . import Report, rule
-from .training import calls_named_ending, is_training_module
+from .training import calls_named_ending, is_training_module, training_loops
 
 def memoised(test: Callable[[str], object]) -> Callable[[str], bool]:
     """``test(text) is not None`` (a compiled pattern's ``search`` or ``match``), remembered
@@ -1798,6 +1798,46 @@ def _part_of_a_reported_checkpoint(
     )
 
 
+def _after_a_literal_run(facts: ModuleFacts, site: CallSite) -> bool:
+    """``for epoch in range(5): ...`` then ``torch.save(model.state_dict(), "mnist.pt")`` in
+    a seeded script that reads no configuration: the weights of the one run the source
+    spells out, saved once it is over. Nothing about the run is lost that the file does
+    not say."""
+    if site.loops:
+        return False
+    loops = training_loops(facts)
+    if not loops or any(tl.scope is site.scope and tl.loop.lineno > site.node.lineno for tl in loops):
+        return False
+    if not all(_literal_count_loop(facts, tl.loop) for tl in loops):
+        return False
+    from .configuration import config_loads  # (configuration and reproducibility import this module)
+    from .reproducibility import is_seeded
+
+    # (seeded: an unseeded run is not the one the source spells out, and DLL500 says so)
+    return not config_loads(facts) and is_seeded(facts)
+
+
+def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:
+    """``for epoch in range(5)``, ``range(EPOCHS)`` with ``EPOCHS = 5`` (tqdm around it too)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
+        return False
+    it = loop.iter
+    if (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("tqdm", "trange") and it.args and isinstance(it.args[0], ast.Call):
+        it = it.args[0]
+    if dotted_name(it.func) != "range" or not it.args or it.keywords:
+        return False
+    idx = index_of(facts)
+    for arg in it.args:
+        if isinstance(arg, ast.Name):
+            binds = idx.bindings(facts.module, arg.id)
+            if len(binds) != 1:
+                return False
+            arg = binds[0][1]
+        if not (isinstance(arg, ast.Constant) and type(arg.value) is int):
+            return False
+    return True
+
+
 def _if_chain(info: StmtInfo | None) -> StmtInfo | None:
     """The first ``if`` of the if/elif/else chain a branch belongs to."""
     if info is None or not isinstance(info.stmt, ast.If):
@@ -1830,6 +1870,8 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         else:
             continue
         if _metadata_in_path(facts, site, path):
+            continue
+        if _after_a_literal_run(facts, site):
             continue
         if rich is None:
             rich = _rich_checkpoint_saved(facts)
