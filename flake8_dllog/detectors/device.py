@@ -266,7 +266,12 @@ NOTEBOOK_MARKERS = ("# In[", "# %%", "get_ipython", ".ipynb")
 
 def _shown_by_a_notebook_cell(facts: ModuleFacts, keys: set[str]) -> bool:
     """A notebook cell ending in the bare name (``gpu``): the notebook displays its value."""
-    if not keys or not any(m in facts.text for m in NOTEBOOK_MARKERS):
+    if not keys:
+        return False
+    notebook = getattr(facts, "_dllog_notebook", None)
+    if notebook is None:  # (once per file: the text is searched, not the tree)
+        notebook = facts._dllog_notebook = any(m in facts.text for m in NOTEBOOK_MARKERS)  # type: ignore[attr-defined]
+    if not notebook:
         return False
     return any(
         isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Name, ast.Attribute)) and dotted_name(stmt.value) in keys
@@ -568,14 +573,26 @@ MODEL_OWNER = re.compile(r"model|net|encoder|decoder|backbone|policy|actor|criti
 CONFIG_NAME = re.compile(r"^(args|opt|opts|cfg|config|conf|hparams|hp|flags|params|options|training_args|train_args)$")
 
 
+def _transfers_in(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
+    """The device transfers of one scope, in source order (indexed once per file: a long
+    script moves hundreds of models, and each move asks about its own scope's)."""
+    by_scope = getattr(facts, "_dllog_transfers_by_scope", None)
+    if by_scope is None:
+        by_scope = {}
+        for t in facts.calls_in("device_transfer"):
+            by_scope.setdefault(id(t.info.scope), []).append(t)
+        facts._dllog_transfers_by_scope = by_scope  # type: ignore[attr-defined]
+    return by_scope.get(id(scope), [])
+
+
 def _also_sent_to_a_fixed_accelerator(facts: ModuleFacts, site: CallSite, model: ast.expr | None) -> bool:
     """The same model is also moved, in this scope and unconditionally, to a literal
     accelerator (``model.to("cuda")``, ``model.cuda()``): no CPU fallback is left."""
     name = dotted_name(model) if isinstance(model, (ast.Name, ast.Attribute)) else None
     if name is None:
         return False
-    for other in facts.calls_in("device_transfer"):
-        if other is site or other.scope is not site.scope or other.loops or _guarding_conditions(other):
+    for other in _transfers_in(facts, site.scope):
+        if other is site or other.loops or _guarding_conditions(other):
             continue
         if dotted_name(other.receiver) != name if isinstance(other.receiver, (ast.Name, ast.Attribute)) else True:
             continue
@@ -598,10 +615,10 @@ def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None
     moved = dotted_name(receiver) if isinstance(receiver, (ast.Name, ast.Attribute)) else None
     if moved is None:
         return False
-    for earlier in facts.calls_in("device_transfer"):
+    for earlier in _transfers_in(facts, site.scope):
         if earlier.node.lineno >= site.node.lineno:
             break
-        if earlier.scope is not site.scope or earlier.loops:
+        if earlier.loops:
             continue
         dev = _device_of(facts, earlier)
         if not isinstance(dev, ast.expr) or facts.segment(dev) != dev_text:
@@ -632,8 +649,8 @@ def _judged_at_callers(facts: ModuleFacts, site: CallSite, dev: ast.expr | None)
         if not isinstance(value, ast.Name):
             return False
         if not any(
-            other.scope is call.scope and isinstance(d := _device_of(facts, other), ast.Name) and d.id == value.id
-            for other in facts.calls_in("device_transfer")
+            isinstance(d := _device_of(facts, other), ast.Name) and d.id == value.id
+            for other in _transfers_in(facts, call.scope)
         ):
             return False
     return True
