@@ -1805,10 +1805,15 @@ def _after_a_literal_run(facts: ModuleFacts, site: CallSite) -> bool:
     not say."""
     if site.loops:
         return False
+    literal = getattr(facts, "_dllog_literal_run", None)
+    if literal is None:  # (once per file)
+        literal = facts._dllog_literal_run = _literal_run(facts)  # type: ignore[attr-defined]
+    return literal and not any(tl.scope is site.scope and tl.loop.lineno > site.node.lineno for tl in training_loops(facts))
+
+
+def _literal_run(facts: ModuleFacts) -> bool:
     loops = training_loops(facts)
-    if not loops or any(tl.scope is site.scope and tl.loop.lineno > site.node.lineno for tl in loops):
-        return False
-    if not all(_literal_count_loop(facts, tl.loop) for tl in loops):
+    if not loops or not all(_literal_count_loop(facts, tl.loop) for tl in loops):
         return False
     from .configuration import config_loads  # (configuration and reproducibility import this module)
     from .reproducibility import is_seeded
