@@ -892,7 +892,12 @@ def _names_handed_to_project_trainers(facts: ModuleFacts) -> frozenset[str]:
             head = func
             while head.__class__ is ast.Attribute:
                 head = head.value
-            if head.__class__ is not ast.Name or head.id not in project:
+            if head.__class__ is not ast.Name:
+                continue
+            # `trainer_type(config)` with `trainer_type = parser.get_trainer()`: a trainer
+            # class chosen at run time (neither imported nor defined here) is as unseen.
+            runtime_class = head is func and head.id not in facts.aliases and head.id not in facts.functions and site.target is None
+            if head.id not in project and not runtime_class:
                 continue
             callee = func.attr if isinstance(func, ast.Attribute) else head.id
             if TRAINER_NAME.search(callee):
