@@ -945,8 +945,8 @@ def _drawn_from_a_seeded_rng(facts: ModuleFacts, site: CallSite, expr: ast.expr,
 
 
 def _get_receivers(facts: ModuleFacts, scope: Scope, expr: ast.AST) -> set[str]:
-    """Root names of ``X.get(...)`` reads in a seed expression, or in the value its name was
-    bound to (one assignment back)."""
+    """Root names of ``X.get(...)`` and ``X["key"]`` reads in a seed expression, or in the
+    value its name was bound to (one assignment back)."""
     exprs = [expr]
     if isinstance(expr, ast.Name):
         exprs += _assignments(facts, scope, expr.id)
@@ -955,6 +955,10 @@ def _get_receivers(facts: ModuleFacts, scope: Scope, expr: ast.AST) -> set[str]:
         for node in walk(e):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
                 r = root_name(node.func.value)
+                if r:
+                    found.add(r)
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                r = root_name(node.value)  # `seed = params["seed"]`
                 if r:
                     found.add(r)
     return found

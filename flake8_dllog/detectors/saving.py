@@ -848,11 +848,19 @@ def _pathless_save_of_project_object(facts: ModuleFacts, site: CallSite) -> bool
     ``actor.save_model()`` with no path (or only a step number): where it writes, and
     whether it says so, is decided in the class's file."""
     node = site.node
-    receiver = site.receiver
-    if node.keywords or not isinstance(receiver, ast.Name):
+    if node.keywords:
         return False
     # `checkpoint.save(ep)`: numbered by the epoch, the place is still the object's own.
     if not all(isinstance(a, ast.Name) and COUNTER_NAME.match(a.id) for a in node.args):
+        return False
+    return _method_of_project_object(facts, site)
+
+
+def _method_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
+    """The call is a method of an object built from a class of the project's own modules
+    (``runner = EvalRunner(config)``, ``actor = Action_net(env).to(device)``)."""
+    receiver = site.receiver
+    if not isinstance(receiver, ast.Name):
         return False
     idx = index_of(facts)
     binds = idx.bindings(site.scope, receiver.id) or idx.bindings(facts.module, receiver.id)
@@ -2012,6 +2020,10 @@ def _command_line_names(facts: ModuleFacts) -> set[str]:
     return out
 
 
+# Load methods every model class has from its framework: judged even on a project's class.
+STANDARD_LOAD_METHODS = frozenset({"load_state_dict", "load_weights", "from_pretrained", "load_adapter"})
+
+
 @rule("DLL210")
 def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("load") or not is_dl_module(facts):
@@ -2034,6 +2046,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue  # the project's own load helper: judged by the load inside it
         if is_project_helper(facts, site):
             continue
+        if site.method not in STANDARD_LOAD_METHODS and _method_of_project_object(facts, site):
+            continue  # `runner.load_checkpoint(cp)` of the project's own runner: its class decides
         if idx.matches("self_logging_save_load", site.name) or idx.matches("load_exclusions", site.name) or _site_is_test(facts, site):
             continue
         method = site.method or ""
