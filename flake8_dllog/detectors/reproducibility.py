@@ -810,8 +810,6 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue  # `opt = config.get_options()`: the helper in another file may print it
         if _handed_to_a_project_trainer(facts, {r for r in roots if any(c.startswith((r + ".", r + "[")) for c in carriers)}):
             continue  # `Trainer(args=training_args)` from the project: it may record them
-        if _seed_handed_to_project_code(facts, carriers, seed_calls):
-            continue  # `DataLoader(args.data_dir, args.seed)` from the project: it may record it
         self_roots = {c.rsplit(".", 1)[0] for c in carriers if c.startswith("self.")}
         if (config_roots or self_roots) and config_recorded(facts, config_roots | self_roots):
             continue
@@ -832,40 +830,6 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
-
-
-def _seed_handed_to_project_code(facts: ModuleFacts, carriers: set[str], seed_calls) -> bool:
-    """The seed value itself is an argument of a class or function from the project's own
-    modules (which may write it down: a data splitter naming its files by the seed)."""
-    handed = getattr(facts, "_dllog_project_call_args", None)
-    if handed is None:
-        handed = facts._dllog_project_call_args = _project_call_arguments(facts, seed_calls)  # type: ignore[attr-defined]
-    return not handed.isdisjoint(carriers)
-
-
-def _project_call_arguments(facts: ModuleFacts, seed_calls) -> frozenset[str]:
-    """The texts of the plain arguments (names, fields) handed to the project's own
-    classes and functions, seeding calls aside. Once per file."""
-    project = index_of(facts).own_module_imports
-    if not project:
-        return frozenset()
-    seeding = {id(site.node) for site, _, _ in seed_calls}
-    # (by distinct call name first: a file has a few hundred names, thousands of calls)
-    aliases = facts.aliases
-    heads = {aliases.get(name, name) for name in project}
-    out: set[str] = set()
-    for name, sites in facts._calls_by_name.items():
-        if not name or name.split(".", 1)[0] not in heads and name not in heads:
-            continue
-        for site in sites:
-            if site.target is not None or id(site.node) in seeding:
-                continue
-            for arg in list(site.node.args) + [k.value for k in site.node.keywords]:
-                if isinstance(arg, (ast.Name, ast.Attribute)):
-                    out.add(dotted_name(arg) or "")
-                elif isinstance(arg, ast.Subscript):
-                    out.add(facts.segment(arg))
-    return frozenset(out)
 
 
 TRAINER_NAME = re.compile(r"trainer|runner|solver|engine|experiment|diffusion|agent", re.I)
