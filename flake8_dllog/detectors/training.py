@@ -13,6 +13,7 @@ gradients for saliency, guidance or gradient checks are not training.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import re
 from dataclasses import dataclass, field
@@ -833,17 +834,25 @@ def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[s
     return found - seeds
 
 
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
 def _handed_to_project_helper(facts: ModuleFacts, tl: TrainingLoop, seeds: set[str]) -> bool:
     from .saving import index_of  # (saving imports this module)
 
-    project = index_of(facts).own_module_imports
-    if not project or not seeds:
+    idx = index_of(facts)
+    project = idx.own_module_imports
+    # (`from utils import *`: a helper called by a name this file never binds comes from it)
+    star = idx.star_imports_project
+    if not (project or star) or not seeds:
         return False
     derived = None
     start = tl.loop.lineno
     for site in tl.scope.calls:
         func = site.node.func
-        if site.node.lineno < start or site.target is not None or not (isinstance(func, ast.Name) and func.id in project):
+        if site.node.lineno < start or site.target is not None or not isinstance(func, ast.Name):
+            continue
+        if func.id not in project and not (star and func.id not in facts.aliases and func.id not in BUILTIN_NAMES):
             continue
         if derived is None:
             derived = _loss_carriers(facts, tl.scope, seeds)
