@@ -23,7 +23,7 @@ from .configuration import config_aliases, config_recorded, hydra_configs, plain
 from .evaluation import is_metric_call
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    GENERIC_NAMES, _assigned_target, _param_values, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
+    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -561,16 +561,15 @@ def _colocated_with_another_model(dev: ast.expr | None) -> bool:
         return False
     owner = dev.value
     if isinstance(owner, ast.Name):
-        return owner.id != "self" and not CONFIG_NAME.match(owner.id) and MODEL_OWNER.search(owner.id) is not None
+        return owner.id != "self" and not CONFIG_OBJECT.match(owner.id) and MODEL_OWNER.search(owner.id) is not None
     if isinstance(owner, ast.Attribute):
-        return not CONFIG_NAME.match(owner.attr) and MODEL_OWNER.search(owner.attr) is not None
+        return not CONFIG_OBJECT.match(owner.attr) and MODEL_OWNER.search(owner.attr) is not None
     if isinstance(owner, ast.Call):  # next(model.parameters())
         return (dotted_name(owner.func) or "") == "next"
     return False
 
 
 MODEL_OWNER = re.compile(r"model|net|encoder|decoder|backbone|policy|actor|critic|generator|transformer|llm|lm\b", re.I)
-CONFIG_NAME = re.compile(r"^(args|opt|opts|cfg|config|conf|hparams|hp|flags|params|options|training_args|train_args)$")
 
 
 def _transfers_in(facts: ModuleFacts, scope: Scope) -> list[CallSite]:

@@ -1093,11 +1093,14 @@ def _counters_around(site: CallSite) -> set[str]:
     return out
 
 
-def _step_counters(loop: ast.AST) -> frozenset[str]:
-    """``global_step += 1`` in a loop: its step counters (memoised per loop node)."""
-    found = _STEP_COUNTERS.get(id(loop))
-    if found is None or found[0] is not loop:
-        names = frozenset(
+def _step_counters(facts: ModuleFacts, loop: ast.AST) -> frozenset[str]:
+    """``global_step += 1`` in a loop: its step counters (memoised per loop, per file)."""
+    memo = getattr(facts, "_dllog_step_counters", None)
+    if memo is None:
+        memo = facts._dllog_step_counters = {}  # type: ignore[attr-defined]
+    found = memo.get(id(loop))
+    if found is None:
+        found = memo[id(loop)] = frozenset(
             node.target.id
             for node in walk(loop)
             if isinstance(node, ast.AugAssign)
@@ -1106,21 +1109,15 @@ def _step_counters(loop: ast.AST) -> frozenset[str]:
             and isinstance(node.value, ast.Constant)
             and type(node.value.value) is int
         )
-        if len(_STEP_COUNTERS) > 256:
-            _STEP_COUNTERS.clear()
-        found = _STEP_COUNTERS[id(loop)] = (loop, names)
-    return found[1]
+    return found
 
 
-_STEP_COUNTERS: dict[int, tuple[ast.AST, frozenset[str]]] = {}
-
-
-def _counter_expr(site: CallSite, expr: ast.expr) -> bool:
+def _counter_expr(facts: ModuleFacts, site: CallSite, expr: ast.expr) -> bool:
     """``epoch``, ``epoch + 1``, ``str(i).zfill(3)``: a number made only from the counters
     of the loops around the save."""
     counters = _counters_around(site)
     if site.loops and any(isinstance(n, ast.Name) and n.id not in counters for n in walk(expr)):
-        counters = counters | _step_counters(site.loops[0])  # `"steps_{:0>8}.pt".format(global_steps)`
+        counters = counters | _step_counters(facts, site.loops[0])  # `"steps_{:0>8}.pt".format(global_steps)`
     if not counters:
         return False
     for node in walk(expr):
@@ -1190,7 +1187,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         # `f"checkpoints/mnist_{epoch}.pt"` in `for epoch in range(...)`: a fixed template
         # numbered by the loop (the loop's progress says which file is which).
         return any(isinstance(v, ast.Constant) for v in expr.values) and all(
-            isinstance(v, ast.Constant) or is_literal_path(facts, site, v.value, depth) or _counter_expr(site, v.value)
+            isinstance(v, ast.Constant) or is_literal_path(facts, site, v.value, depth) or _counter_expr(facts, site, v.value)
             for v in expr.values
         )
     if cls is ast.Subscript:
@@ -1204,7 +1201,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     if cls is ast.BinOp:
         if isinstance(expr.op, ast.Mod):  # `"ckpt_%03d.pt" % epoch`
             return is_literal_path(facts, site, expr.left, depth) and (
-                is_literal_path(facts, site, expr.right, depth) or _counter_expr(site, expr.right)
+                is_literal_path(facts, site, expr.right, depth) or _counter_expr(facts, site, expr.right)
             )
         if not isinstance(expr.op, (ast.Div, ast.Add)):
             return False
@@ -1215,7 +1212,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         if isinstance(func, ast.Attribute) and func.attr == "format" and not expr.keywords:
             # `"{}.pkl".format(epoch)`
             return is_literal_path(facts, site, func.value, depth) and all(
-                is_literal_path(facts, site, a, depth) or _counter_expr(site, a) for a in expr.args
+                is_literal_path(facts, site, a, depth) or _counter_expr(facts, site, a) for a in expr.args
             )
         if isinstance(func, ast.Attribute) and func.attr in LITERAL_STRING_METHODS:
             # `"HuggingFaceM4/idefics-9b".split("/")`, `base.replace(".pt", "_best.pt")`
@@ -1224,7 +1221,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
                 and is_literal_path(facts, site, func.value, depth)
                 and all(isinstance(a, ast.Constant) for a in expr.args)
             )
-        if name == "str" and len(expr.args) == 1 and not expr.keywords and _counter_expr(site, expr.args[0]):
+        if name == "str" and len(expr.args) == 1 and not expr.keywords and _counter_expr(facts, site, expr.args[0]):
             return True  # `"epoch_" + str(epoch) + ".pt"`
         if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath", "dirname", "realpath", "normpath")) or name == "str":
             if not expr.args or expr.keywords:
