@@ -276,8 +276,8 @@ class ModuleFacts:
                         continue
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
         # Module-level bindings that shadow the conventional names not imported. (Only
-        # those are collected: the common statements are tested inline, not through
-        # _bound_names' generator, as this runs over every module's body.)
+        # those are collected, with the binding statements tested inline: this runs over
+        # every module's body.)
         candidates = _CONVENTIONAL_NAMES - aliases.keys()
         bound = self.module_bound
         name_type, assign_type, defs = ast.Name, ast.Assign, _DEF_STMTS

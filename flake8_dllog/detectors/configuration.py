@@ -1087,6 +1087,17 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
 WHOLE_OBJECT_VIEWS = frozenset({"to_dict", "dict", "__dict__", "as_dict", "asdict", "model_dump", "to_container"})
 
 
+def _names_bound_to_calls_of(index: _ConfigIndex, mentioned: "_RootLines") -> Iterator[tuple[str, ast.Call]]:
+    """(name, call) for each ``name = Call(...)`` whose call's lines mention the config."""
+    for stmt in index.assigns:
+        value = stmt.value
+        if value.__class__ is not ast.Call or stmt.__class__ is not ast.Assign or len(stmt.targets) != 1:
+            continue
+        target = stmt.targets[0]
+        if target.__class__ is ast.Name and mentioned.span_has(value):
+            yield target.id, value
+
+
 def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
     """``hp = SACHP(EXP_NAME=args.name, LR=args.lr, ...)`` then
     ``wandb.init(config=hp.to_dict())``: the options were copied into an object whose
@@ -1095,15 +1106,11 @@ def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, alia
     if not records:
         return False
     holders: set[str] = set()
-    for stmt in index.assigns:
-        value = stmt.value
-        if value.__class__ is not ast.Call or stmt.__class__ is not ast.Assign or len(stmt.targets) != 1:
-            continue
-        target = stmt.targets[0]
-        if target.__class__ is not ast.Name or len(value.keywords) + len(value.args) < 2 or not mentioned.span_has(value):
+    for target, value in _names_bound_to_calls_of(index, mentioned):
+        if len(value.keywords) + len(value.args) < 2:
             continue
         if len(_direct_fields([a.value for a in value.keywords] + list(value.args), aliases)) >= 2:
-            holders.add(target.id)
+            holders.add(target)
     if not holders:
         return False
     for site in records:
@@ -1136,12 +1143,8 @@ def _handed_to_a_fitted_lightning_module(facts: ModuleFacts, index: _ConfigIndex
             fitted.add(model.id)
     if not fitted:
         return False
-    for stmt in index.assigns:
-        value = stmt.value
-        if value.__class__ is not ast.Call or stmt.__class__ is not ast.Assign or len(stmt.targets) != 1:
-            continue
-        target = stmt.targets[0]
-        if target.__class__ is not ast.Name or target.id not in fitted or not mentioned.span_has(value):
+    for target, value in _names_bound_to_calls_of(index, mentioned):
+        if target not in fitted:
             continue
         if not mentions_whole([*value.args, *(k.value for k in value.keywords)], aliases):
             continue

@@ -593,13 +593,13 @@ def _also_sent_to_a_fixed_accelerator(facts: ModuleFacts, site: CallSite, model:
     for other in _transfers_in(facts, site.scope):
         if other is site or other.loops or _guarding_conditions(other):
             continue
-        if dotted_name(other.receiver) != name if isinstance(other.receiver, (ast.Name, ast.Attribute)) else True:
+        receiver = other.receiver
+        if not isinstance(receiver, (ast.Name, ast.Attribute)) or dotted_name(receiver) != name:
             continue
-        dev = _device_of(facts, other)
-        if dev is True or (other.method == "cuda" and dev is not None):
+        if other.method == "cuda":
             if _unconditional_cuda(facts, other):
                 return True
-        elif isinstance(dev, ast.expr) and _literal_accelerator(facts, dev):
+        elif _literal_accelerator(facts, _device_of(facts, other)):
             return True
     return False
 
@@ -834,7 +834,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if _made_as_tensor(facts, receiver):
             continue
-        if _handed_to_hf_trainer(facts, site, target if target is not None else receiver):
+        model_node = target if target is not None else receiver  # the model, as the code names it
+        if _handed_to_hf_trainer(facts, site, model_node):
             continue  # the Trainer places the model itself and logs its device setup
         dev_expr = dev if isinstance(dev, ast.expr) else None
         dev_text = facts.segment(dev_expr) if dev_expr is not None else None
@@ -848,7 +849,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue  # `.to("cuda")`: spelled out in the source, no silent fallback to CPU
         if _placed_before(facts, site, receiver, dev_text) or _judged_at_callers(facts, site, dev_expr):
             continue
-        if _also_sent_to_a_fixed_accelerator(facts, site, target if target is not None else receiver):
+        if _also_sent_to_a_fixed_accelerator(facts, site, model_node):
             continue  # `model.to(device)` ... `model.to("cuda")`: it runs there or fails
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
@@ -890,7 +891,6 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             reported.add(id(site.scope))
             continue
         reported.add(id(site.scope))
-        model_node = target if target is not None else receiver
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:
             device_text = facts.segment(dev_expr)

@@ -488,15 +488,13 @@ SETTINGS_MODULE = re.compile(r"param|config|setting|const|hparam|hyper|option|se
 def _star_imports_project_module(facts: ModuleFacts) -> bool:
     """``from Main.DCGAN import *``: the project module runs its top level on import, and
     may seed there (the DCGAN tutorial's ``torch.manual_seed(999)``); this file cannot tell."""
-    if not index_of(facts).star_imports_project:
+    idx = index_of(facts)
+    if not idx.star_imports_project:
         return False
     # A settings module (`from parameters import *`, `from config import *`) is where a
     # project keeps its constants, and often its `torch.manual_seed(1)`.
-    for node in facts.tree.body:
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            last = (node.module or "").rsplit(".", 1)[-1]
-            if SETTINGS_MODULE.search(last):
-                return True
+    if any(SETTINGS_MODULE.search((node.module or "").rsplit(".", 1)[-1]) for node in idx.star_imports):
+        return True
     # ... or the setup is there too: the optimizers this file steps are bound nowhere in it
     # (a file that builds its own model and optimizer is judged: `from utils import *` is
     # usually helpers).

@@ -276,26 +276,23 @@ class _Index:
 
     @cached_property
     def _library_import_names(self) -> frozenset[str]:
-        found: set[str] = set()
-        for info in self.facts.stmt_infos.values():
-            node = info.stmt
-            if isinstance(node, ast.ImportFrom) and node.level == 0:
-                if _is_library((node.module or "").split(".")[0]):
-                    found.update(a.asname or a.name for a in node.names)
-            elif isinstance(node, ast.Import):
-                for a in node.names:
-                    if _is_library(a.name.split(".")[0]):
-                        found.add(a.asname or a.name.split(".")[0])
-        return frozenset(found)
+        return frozenset(name for name, top, relative in self._imported_names if not relative and _is_library(top))
+
+    @cached_property
+    def star_imports(self) -> list[ast.ImportFrom]:
+        """The module's top-level ``from x import *`` statements."""
+        return [
+            node for node in self.facts.tree.body
+            if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        ]
 
     @cached_property
     def star_imports_project(self) -> bool:
         """``from utils import *`` / ``from .config import *``: names (and top-level code) of
         the project's own module come in unseen."""
         return any(
-            isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-            and (node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES)
-            for node in self.facts.tree.body
+            node.level > 0 or (node.module or "").split(".")[0] not in KNOWN_LIBRARIES
+            for node in self.star_imports
         )
 
     @cached_property
@@ -338,7 +335,13 @@ class _Index:
     @cached_property
     def project_imports(self) -> set[str]:
         """Names imported from outside the known libraries (the project's own modules)."""
-        found: set[str] = set()
+        return {name for name, top, relative in self._imported_names if relative or top not in KNOWN_LIBRARIES}
+
+    @cached_property
+    def _imported_names(self) -> list[tuple[str, str, bool]]:
+        """(name bound, top-level module, relative import?) for every import statement of
+        the module, at any depth."""
+        found: list[tuple[str, str, bool]] = []
         import_types = (ast.Import, ast.ImportFrom)
         for info in self.facts.stmt_infos.values():
             node = info.stmt
@@ -346,12 +349,11 @@ class _Index:
                 continue
             if isinstance(node, ast.ImportFrom):
                 top = (node.module or "").split(".")[0]
-                if node.level > 0 or top not in KNOWN_LIBRARIES:
-                    found.update(a.asname or a.name for a in node.names)
+                found.extend((a.asname or a.name, top, node.level > 0) for a in node.names)
             else:
                 for a in node.names:
-                    if a.name.split(".")[0] not in KNOWN_LIBRARIES:
-                        found.add(a.asname or a.name.split(".")[0])
+                    top = a.name.split(".")[0]
+                    found.append((a.asname or top, top, False))
         return found
 
     @cached_property
