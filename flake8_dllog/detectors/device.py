@@ -604,6 +604,18 @@ def _also_sent_to_a_fixed_accelerator(facts: ModuleFacts, site: CallSite, model:
     return False
 
 
+def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallSite) -> bool:
+    """``if torch.cuda.is_available(): model.cuda()``, then ``x = x.cuda()`` for every
+    batch with no ``if``: without a GPU the run crashes, it cannot quietly fall back. (In
+    one function: a notebook's top level may train on the CPU and only crash at a later
+    inference cell.)"""
+    return not site.scope.is_module and any(
+        other is not site and other.method == "cuda" and other.receiver is not None
+        and not _guarding_conditions(other) and _unconditional_cuda(facts, other)
+        for other in _transfers_in(facts, site.scope)
+    )
+
+
 def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None, dev_text: str | None) -> bool:
     """``model = DDP(model, device_ids=[rank]).to(device)`` after ``model.to(device)``:
     the model already went to that device, and that earlier move is what is judged."""
@@ -663,6 +675,8 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
         return False
     if _literal_accelerator(facts, dev):
         return True
+    if isinstance(dev, ast.Attribute) and isinstance(dev.value, ast.Name):
+        return _field_set_to_a_literal_accelerator(facts, site.scope, dev.value.id, dev.attr)
     if not isinstance(dev, ast.Name):
         return False
     idx = index_of(facts)
@@ -678,6 +692,9 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
             return False  # bound under an `if`: a choice made at run time
         if _literal_accelerator(facts, value):
             return True
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            # `device = args.device` with `args.device = "cuda"` set by the caller
+            return _field_set_to_a_literal_accelerator(facts, info.scope, value.value.id, value.attr)
         # `device_str = "cuda:" + str(args.gpu); device = torch.device(device_str)`
         if hop or not (isinstance(value, ast.Call) and len(value.args) == 1 and isinstance(value.args[0], ast.Name)):
             return False
@@ -686,6 +703,29 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
         name = value.args[0].id
         binds = idx.bindings(info.scope, name) or (idx.bindings(facts.module, name) if not info.scope.is_module else [])
     return False
+
+
+def _field_set_to_a_literal_accelerator(facts: ModuleFacts, scope: Scope, holder: str, field: str) -> bool:
+    """``args.device = "cuda"`` set once, unconditionally, in this scope, or by every
+    same-module caller on the object it passes as ``holder`` (``def train(args): ...
+    .to(args.device)`` called as ``args.device = "cuda"; train(args)``)."""
+
+    def literal_in(in_scope: Scope, name: str) -> bool:
+        binds = index_of(facts).bindings(in_scope, name)
+        if len(binds) != 1:
+            return False
+        stmt, value = binds[0]
+        info = facts.info(stmt)
+        return info is not None and not _tests_around(info.parent, info.scope) and _literal_accelerator(facts, value)
+
+    if literal_in(scope, f"{holder}.{field}"):
+        return True
+    if scope.is_module:
+        return False
+    values = _param_values(facts, scope, holder)
+    return bool(values) and all(
+        isinstance(value, ast.Name) and literal_in(call.scope, f"{value.id}.{field}") for call, value in values
+    )
 
 
 def _literal_default_never_passed(facts: ModuleFacts, scope: Scope, param: str) -> bool:
@@ -851,6 +891,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if _also_sent_to_a_fixed_accelerator(facts, site, model_node):
             continue  # `model.to(device)` ... `model.to("cuda")`: it runs there or fails
+        if _something_else_sent_to_cuda_unconditionally(facts, site):
+            continue  # `x = x.cuda()` for every batch: on a CPU-only machine it crashes
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
         if dev_text == "self.device" and any(

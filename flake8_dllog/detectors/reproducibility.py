@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import index_of
+from .saving import SETTINGS_MODULE, index_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -480,9 +480,6 @@ def _base_context(entry: EntryPoint, facts: ModuleFacts) -> dict:
 
 
 # -- DLL500 ---------------------------------------------------------------------------
-
-
-SETTINGS_MODULE = re.compile(r"param|config|setting|const|hparam|hyper|option|setup|cfg|global|env", re.I)
 
 
 def _star_imports_project_module(facts: ModuleFacts) -> bool:

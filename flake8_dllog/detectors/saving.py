@@ -75,6 +75,9 @@ RECORD_HELPER = re.compile(
 GENERIC_NAMES = frozenset(
     {"os", "path", "join", "Path", "pathlib", "str", "f", "format", "self", "cls", "torch", "open", "sys", "osp"}
 )
+# A project module that holds its constants (`import config`, `from parameters import *`).
+SETTINGS_MODULE = re.compile(r"param|config|setting|const|hparam|hyper|option|setup|cfg|global|env", re.I)
+PROJECT_REPORTER_NAME = re.compile(r"log|print|report|record|track", re.I)
 LOGGING_HELPER_NAME = re.compile(r"log|print|report|record|track|notify|summar|announce|display|show", re.I)
 # Top-level packages whose save/load calls the vocabulary describes. A save/load helper
 # imported from anywhere else (the project's own `utils.save_checkpoint`) cannot be seen
@@ -164,6 +167,7 @@ class _Index:
             record = facts.vocabulary.matcher("config_record")
             records_by_name = self._records_by_name
             found = self._recorders[id(scope)] = []
+            own = self.own_module_imports
             for site in scope.calls:
                 name = site.name or ""
                 records = records_by_name.get(name)
@@ -171,6 +175,11 @@ class _Index:
                     records = records_by_name[name] = bool(
                         record.match(name) or is_record_helper(name) or is_artifact_record(name)
                     )
+                if not records and own and site.node.func.__class__ is ast.Name:
+                    # `report_final_metrics({"config": cfg.__dict__}, ...)`: the project's own
+                    # reporting helper, imported (its body is elsewhere)
+                    func = site.node.func.id
+                    records = func in own and PROJECT_REPORTER_NAME.search(func) is not None
                 if records or is_log_call(facts, site):
                     found.append(site)
         return found
@@ -601,6 +610,26 @@ def wrapper_logs(facts: ModuleFacts, scope: Scope) -> bool:
     return False
 
 
+def _callers_log_what_they_pass(facts: ModuleFacts, scope: Scope, exprs: list) -> bool:
+    """``def save_checkpoint(path, ...): torch.save(..., path)`` whose every same-module
+    caller logs what it passes (``save_checkpoint(opt.result_path / f"save_{i}.pth", ...)``
+    with ``opt`` printed whole)."""
+    if scope.is_module:
+        return False
+    params = index_of(facts).parameters(scope)
+    names = [e.id for e in exprs if isinstance(e, ast.Name) and e.id in params]
+    if not names:
+        return False
+    for name in names:
+        values = _param_values(facts, scope, name)
+        if not values or not all(
+            value is not None and call.scope is not scope and logs_mention(facts, call.scope, _mention_keys(facts, [value], call))
+            for call, value in values
+        ):
+            return False
+    return True
+
+
 def callers_log(facts: ModuleFacts, scope: Scope, window: int, depth: int = 2) -> bool:
     """A caller of the function holding the site logs right around the call."""
     if scope.is_module or depth <= 0:
@@ -715,7 +744,8 @@ def _bounded_pattern_cache(build: Callable[[str], str]) -> Callable[[str], re.Pa
 # A log that names this text (not as the tail of a longer name or attribute chain).
 mention_pattern = _bounded_pattern_cache(lambda key: r"(?<![\w.])" + re.escape(key) + r"(?![\w])")
 # A log that prints this whole object (not one of its attributes or items).
-whole_mention_pattern = _bounded_pattern_cache(lambda whole: r"(?<![\w.])" + re.escape(whole) + r"(?![\w.\[])")
+# (`cfg.__dict__` is the whole object too)
+whole_mention_pattern = _bounded_pattern_cache(lambda whole: r"(?<![\w.])" + re.escape(whole) + r"(?:\.__dict__\b|(?![\w.\[]))")
 
 
 def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
@@ -741,7 +771,30 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
                     return True
                 if any(w in text and p.search(text) for w, p in whole_patterns):
                     return True
+    # `opt = get_opt()` where `def get_opt(): opt = parse_opts(); print(opt); return opt`
+    for whole in wholes:
+        for sc in scopes:
+            for _, value in idx.bindings(sc, whole):
+                if value.__class__ is ast.Call and _returns_what_it_records(facts, value):
+                    return True
     return False
+
+
+def _returns_what_it_records(facts: ModuleFacts, call: ast.Call) -> bool:
+    """Is ``call`` a same-module function that logs the object it returns, whole?"""
+    site = next((c for c in facts.calls_under(call) if c.node is call), None)
+    target = site.target if site is not None else None
+    if target is None:
+        return False
+    returned = {
+        info.stmt.value.id for info in facts.scope_stmts(target)
+        if isinstance(info.stmt, ast.Return) and isinstance(info.stmt.value, ast.Name)
+    }
+    idx = index_of(facts)
+    return any(
+        r in text and whole_mention_pattern(r).search(text)
+        for site in idx.recorders(target) for text in idx.argument_texts(site) for r in returned
+    )
 
 
 # Fields without a node with a name in it (aliases hold none), and per node class the rest.
@@ -1234,7 +1287,7 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             return True
         return False
     if cls is ast.Attribute:
-        if _is_constant_name(expr):
+        if _is_constant_name(expr) or _settings_module_attribute(facts, site, expr):
             return True
         value = _constant_settings_value(facts, site, expr.value, expr.attr)
         return value is not None and is_literal_path(facts, site, value, depth - 1)
@@ -1295,6 +1348,21 @@ def _is_constant_name(expr: ast.expr) -> bool:
     project's configuration, written down in its source (often another module or cell)."""
     name = expr.id if isinstance(expr, ast.Name) else expr.attr  # type: ignore[union-attr]
     return len(name) > 1 and name.isupper() and any(ch.isalpha() for ch in name)
+
+
+def _settings_module_attribute(facts: ModuleFacts, site: CallSite, expr: ast.Attribute) -> bool:
+    """``config.GMF_model_path`` of ``import config``: a value written in the project's
+    settings module, not chosen by this run."""
+    head = expr.value
+    if head.__class__ is not ast.Name or not SETTINGS_MODULE.search(head.id):
+        return False
+    idx = index_of(facts)
+    return (
+        head.id in idx.own_module_imports
+        and _not_a_parameter(facts, site.scope, head.id)
+        and not idx.bindings(site.scope, head.id)
+        and not idx.bindings(facts.module, head.id)
+    )
 
 
 def _not_a_parameter(facts: ModuleFacts, scope: Scope, name: str) -> bool:
@@ -1428,6 +1496,8 @@ def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_e
     if logs_mention(facts, site.scope, _mention_keys(facts, mention_exprs, site)):
         return True
     scope = site.scope
+    if _callers_log_what_they_pass(facts, scope, mention_exprs):
+        return True
     if is_small_wrapper(facts, scope) and wrapper_logs(facts, scope):
         return True
     return callers_log(facts, scope, config.window)
