@@ -1955,6 +1955,8 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             continue
         if _after_a_literal_run(facts, site):
             continue
+        if _restore_point_of_this_run(facts, site, path):
+            continue
         if rich is None:
             rich = _rich_checkpoint_saved(facts)
         if rich or _records_run_alongside(facts, site):
@@ -1971,6 +1973,23 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         # format the rest of the project expects, so that is the author's call, not a fix.
         report.fixable = call != "save_weights"
         yield report
+
+
+def _restore_point_of_this_run(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """``torch.save(model.state_dict(), "best.pth")`` in the loop, then
+    ``model.load_state_dict(torch.load("best.pth"))`` after it in the same function: the
+    best weights kept for this run's own predictions (early stopping), not a checkpoint
+    to resume or to hand on."""
+    if path is None:
+        return False
+    text = facts.segment(path)
+    after = site.node.lineno
+    for load in facts.calls_in("load"):
+        if load.scope is site.scope and load.node.lineno > after and not load.loops:
+            load_path, _ = _load_parts(facts, load)
+            if load_path is not None and facts.segment(load_path) == text:
+                return True
+    return False
 
 
 # -- DLL210: loads -------------------------------------------------------------------

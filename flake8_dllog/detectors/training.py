@@ -491,7 +491,37 @@ def _inside_other_def(site: CallSite, scope: Scope) -> bool:
 def _callers(facts: ModuleFacts, scope: Scope) -> list[CallSite]:
     if scope.is_module:
         return []
-    return facts.callers_of(scope)
+    found = facts.callers_of(scope)
+    if found or scope.class_name is None or len(_methods_by_name(facts).get(scope.name, ())) != 1:
+        return found
+    # `model.train_net(batch)` with `model = Agent()` in the caller's scope: a method called
+    # on an instance of its class (the call graph follows `self.m()` only).
+    name, cls = scope.name, scope.class_name
+    found = []
+    for c in facts.calls:
+        func = c.node.func
+        if c.target is not None or func.__class__ is not ast.Attribute or func.attr != name:
+            continue
+        if func.value.__class__ is not ast.Name:
+            continue
+        instance = func.value.id
+        if any(_binds_an_instance(info.stmt, instance, cls) for info in facts.scope_stmts(c.scope)):
+            found.append(c)
+    return found
+
+
+def _binds_an_instance(stmt: ast.stmt, name: str, cls: str) -> bool:
+    """``name = cls(...)`` (or ``name, other = cls(...), ...``)."""
+    if not isinstance(stmt, ast.Assign):
+        return False
+    for target in stmt.targets:
+        pairs = [(target, stmt.value)]
+        if isinstance(target, ast.Tuple) and isinstance(stmt.value, ast.Tuple) and len(target.elts) == len(stmt.value.elts):
+            pairs = list(zip(target.elts, stmt.value.elts))
+        for t, v in pairs:
+            if isinstance(t, ast.Name) and t.id == name and isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls:
+                return True
+    return False
 
 
 def _progress_wrapped(loop: ast.AST, facts: ModuleFacts) -> bool:
