@@ -765,3 +765,32 @@ def test_one_best_checkpoint_split_over_if_elif_is_one_dll201():
             history.append(loss.item())
     """
     assert [f.line for f in only(check(source), "DLL201")] == [11]
+
+
+def test_a_load_retried_in_an_except_branch_is_one_finding():
+    # (the except branch reloads the same file with "module." stripped: one log line fixes both)
+    source = """
+    import argparse
+    import os
+    import torch
+    from models import Net
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--model-dir', default='./weights')
+    args = parser.parse_args()
+
+    model = Net()
+    model_file = os.path.join(args.model_dir, 'best.pth')
+    try:
+        model.load_state_dict(torch.load(model_file), strict=True)
+    except Exception:
+        state_dict = torch.load(model_file)
+        state_dict = {k[7:] if k.startswith('module.') else k: v for k, v in state_dict.items()}
+        model.load_state_dict(state_dict, strict=True)
+    model.eval()
+    probs = predict(model)
+    acc = (probs.argmax(1) == labels).mean()
+    print('accuracy', acc)
+    """
+    found = only(check(source), "DLL210")
+    assert [f.line for f in found] == [14]

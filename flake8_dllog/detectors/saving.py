@@ -2079,8 +2079,45 @@ def _prediction_cli(facts: ModuleFacts) -> bool:
     return (
         not is_training_module(facts)
         and not facts.calls_in("metric_call")
-        and (any(c.method in ("parse_args", "parse_known_args") for c in facts.calls) or "sys.argv" in facts.text)
+        and (
+            any(c.method in ("parse_args", "parse_known_args") for c in facts.calls)
+            or "sys.argv" in facts.text
+            or bool(_project_argument_parsers(facts))
+        )
+        and not _prints_an_evaluation_number(facts)
     )
+
+
+# Words of a printed name that make the script an evaluation (`print(acc_abs_error / n)`,
+# `print("mae", mae)`), not a prediction tool (which prints predictions and their scores).
+EVALUATION_WORDS = frozenset({
+    "acc", "accuracy", "mae", "mse", "rmse", "error", "f1", "auc", "precision", "recall", "iou",
+    "miou", "dice", "psnr", "ssim", "bleu", "rouge", "wer", "cer", "loss", "perplexity", "ppl",
+})
+
+
+def _prints_an_evaluation_number(facts: ModuleFacts) -> bool:
+    from .evaluation import name_tokens  # (evaluation imports this module)
+
+    for site in facts.logging_calls:
+        for arg in list(site.node.args) + [k.value for k in site.node.keywords]:
+            for node in walk(arg):
+                if isinstance(node, ast.Name) and not name_tokens(node.id).isdisjoint(EVALUATION_WORDS):
+                    return True
+    return False
+
+
+# The project's own command-line helper: `parse.args("predict")`, `get_args()`, `parse_opts()`.
+ARGUMENT_HELPER_NAME = re.compile(r"(^|_)(args|arguments|opts|options)$", re.I)
+
+
+def _project_argument_parsers(facts: ModuleFacts) -> list[CallSite]:
+    """Calls of a command-line helper imported from the project (it wraps argparse)."""
+    return [
+        site for name, sites in facts._calls_by_name.items()
+        if ARGUMENT_HELPER_NAME.search(name.rsplit(".", 1)[-1])
+        for site in sites if site.target is None and is_project_helper(facts, site)
+    ]
 
 
 # What a conversion tool does with the model it loads: export or merge it.
@@ -2101,11 +2138,28 @@ def _command_line_names(facts: ModuleFacts) -> set[str]:
     """Names bound to what the command line gave: ``a = parser.parse_args()``,
     ``ckpt = sys.argv[1]``."""
     out: set[str] = set(index_of(facts).parsed_argument_names)
+    for site in _project_argument_parsers(facts):
+        stmt = site.stmt
+        if isinstance(stmt, ast.Assign) and stmt.value is site.node:
+            out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     for info in facts.stmt_infos.values():
         stmt = info.stmt
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Subscript) and dotted_name(stmt.value.value) == "sys.argv":
             out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return out
+
+
+def _enclosing_try(site: CallSite) -> ast.stmt | None:
+    """The innermost ``try`` statement around a call, in its scope."""
+    info = site.info.parent
+    while info is not None and info.scope is site.scope:
+        if isinstance(info.stmt, TRY_TYPES):
+            return info.stmt
+        info = info.parent
+    return None
+
+
+TRY_TYPES = (ast.Try, ast.TryStar) if sys.version_info >= (3, 11) else (ast.Try,)
 
 
 # Load methods every model class has from its framework: judged even on a project's class.
@@ -2117,6 +2171,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
     if not facts.calls_in("load") or not is_dl_module(facts):
         return
     idx = index_of(facts)
+    reported_in_try: set[tuple] = set()
     sites = facts.calls_in("load")  # in source order
     # File loads nested in load_state_dict(...) are reported once, at the outer call.
     nested_in_consumer: set[int] = set()
@@ -2175,7 +2230,9 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path) or stored_constructor_argument(facts, site, path):
             continue
         if path is not None and idx.prediction_cli:
-            names = _names_in(path)
+            # (`WEIGHT_PATH = setup.weights if setup.weights else "weights"`: followed back)
+            names = _names_in(path) | _resolved_names(facts, site.scope, path, site.node.lineno)
+            names |= {n for name in list(names) for _, v in idx.bindings(site.scope, name) if v is not None for n in _names_in(v)}
             if any(CONFIG_OBJECT.match(n) for n in names) or "sys" in names or names & _command_line_names(facts):
                 continue
         if idx.conversion_tool:
@@ -2185,6 +2242,11 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         mention = [path, result if method != "load_state_dict" else None]
         if _site_evidence(facts, config, site, mention):
             continue
+        # `try: load(f) except: load(f) with "module." stripped`: one load, one finding
+        retry_key = (_enclosing_try(site), _text(facts, path))
+        if retry_key[0] is not None and retry_key in reported_in_try:
+            continue
+        reported_in_try.add(retry_key)
         ctx = _common_context("DLL210", site, anchor_stmt)
         ctx.update({
             "path": _text(facts, path),
