@@ -68,6 +68,8 @@ RECORDING_NAME = re.compile(
     r"tensorboard|neptune|comet|clearml|experiment|hparam",
     re.I,
 )
+# A project helper that hands parameters to a tracker (`mlflow_log_params`, `log_hparams`).
+PARAMETER_RECORDER_NAME = re.compile(r"param|hparam|hyper|config|cfg|wandb|mlflow|neptune|comet|track", re.I)
 TRACKER_OBJECT = re.compile(r"run|wandb|neptune|experiment|tracker|writer|logger|summary|mlflow|comet|clearml|aim", re.I)
 CONFIG_FILE_WORD = re.compile(r"cfg|conf|hparam|hyper|param|args|opt|setting|hyp\b|recipe", re.I)
 
@@ -1216,6 +1218,8 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             return True
         if how == "record" and fields:
             return True  # `wandb.init(config={"lr": args.lr, ...})`: the author chose
+        if how == "helper" and len(fields) >= 2 and PARAMETER_RECORDER_NAME.search(_last(site.name)):
+            return True  # the project's `mlflow_log_params({"lr": cfg["lr"], "arch": ...})`
         if how == "log":
             logged_fields |= _direct_fields(exprs, aliases)
         if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:

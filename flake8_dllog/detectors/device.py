@@ -397,8 +397,8 @@ def _bare_cuda_deciders(facts: ModuleFacts, site: CallSite) -> list[ast.expr]:
     """What decides where a bare ``.cuda()`` goes: the ``if`` tests around it, the
     ``device_ids`` of its DataParallel, and for a flag set earlier (``if args.gpu < 0: cuda
     = False else: cuda = True`` ... ``if cuda: model.cuda()``) the tests that set the flag."""
-    exprs = _guarding_conditions(site) + _parallel_device_ids(site)
     idx = index_of(facts)
+    exprs = [t for t in _guarding_conditions(site) if _may_decide_the_device(facts, site, t)] + _parallel_device_ids(site)
     for test in list(exprs):
         flag = test.operand if isinstance(test, ast.UnaryOp) else test
         if isinstance(flag, ast.Name):
@@ -407,6 +407,30 @@ def _bare_cuda_deciders(facts: ModuleFacts, site: CallSite) -> list[ast.expr]:
                 if info is not None:
                     exprs += _tests_around(info.parent, site.scope)
     return exprs
+
+
+# Words of a test that may pick between an accelerator and the CPU.
+DEVICE_DECISION_WORD = re.compile(r"cuda|gpu|device|cpu|avail|accel|mps|tpu|xla", re.I)
+
+
+def _may_decide_the_device(facts: ModuleFacts, site: CallSite, test: ast.expr) -> bool:
+    """Whether an ``if`` around a bare ``.cuda()`` may send the run to the CPU instead:
+    not ``if not using_deepspeed:`` (DeepSpeed or manual placement, on the GPU either way),
+    not ``if cuda:`` after ``cuda = True`` written in the source."""
+    flag = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    if isinstance(flag, ast.Name) and flag is test:
+        idx = index_of(facts)
+        binds = idx.bindings(site.scope, flag.id) or (idx.bindings(facts.module, flag.id) if not site.scope.is_module else [])
+        if len(binds) == 1 and isinstance(binds[0][1], ast.Constant) and binds[0][1].value is True:
+            info = facts.info(binds[0][0])
+            if info is not None and not _tests_around(info.parent, info.scope):
+                return False
+    texts = [facts.segment(test)]
+    if isinstance(flag, ast.Name):
+        # (`ok = torch.cuda.is_available(); if ok:`: the flag's value says what it decides)
+        idx = index_of(facts)
+        texts += [facts.segment(v) for _, v in idx.bindings(site.scope, flag.id) if v is not None]
+    return any(DEVICE_DECISION_WORD.search(t or "") for t in texts)
 
 
 def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:

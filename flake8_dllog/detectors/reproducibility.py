@@ -568,6 +568,23 @@ def _first_origin(facts, parts, scope, names, depth):
     return None, set()
 
 
+def _field_set_to_a_literal(facts: ModuleFacts, scope: Scope, field: str) -> bool:
+    """``config.seed = 42``, the only assignment of that field in the scope (or, for a
+    function that never sets it, in the module)."""
+    idx = index_of(facts)
+    binds = idx.bindings(scope, field) or (idx.bindings(facts.module, field) if not scope.is_module else [])
+    if len(binds) != 1 or not (isinstance(binds[0][1], ast.Constant) and isinstance(binds[0][1].value, int)):
+        return False
+    # (`if args.seed is None: args.seed = 0` is a default: the command line may set another)
+    info = facts.info(binds[0][0])
+    parent = info.parent if info is not None else None
+    while parent is not None and parent.scope is info.scope:
+        if isinstance(parent.stmt, (ast.If, ast.Try, ast.For, ast.While)):
+            return False
+        parent = parent.parent
+    return info is not None
+
+
 def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str], depth: int = 0) -> tuple[str | None, set[str]]:
     """Where a seed value comes from: "config" (args/cfg/env/CLI), "random" (drawn at run
     time), or None (a literal, a per-worker value, or unknown). Also returns the names that
@@ -607,6 +624,8 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
         text = plain_dotted(expr)
         if root in _literal_configs(facts):
             return None, set()  # `config = {"seed": 42, ...}`: a literal seed in the source
+        if text and isinstance(expr, ast.Attribute) and _field_set_to_a_literal(facts, scope, text):
+            return None, set()  # `config = ConfigDict(); config.seed = 42`
         if root in names or (root == "self" and _self_config(expr, names)):
             return "config", {text} if text else set()
         if root and root not in ("self",) and not isinstance(expr, ast.Subscript):

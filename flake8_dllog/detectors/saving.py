@@ -174,6 +174,8 @@ class _Index:
                 if records is None:
                     records = records_by_name[name] = bool(
                         record.match(name) or is_record_helper(name) or is_artifact_record(name)
+                        # `log_file.write("{}:{}".format(k, v) for k, v in vars(args).items())`
+                        or (name.endswith((".write", ".writelines")) and name.count(".") >= 1)
                     )
                 if not records and own and site.node.func.__class__ is ast.Name:
                     # `report_final_metrics({"config": cfg.__dict__}, ...)`: the project's own
@@ -461,6 +463,20 @@ class _Index:
         return found
 
     @cached_property
+    def saved_path_signatures(self) -> set[tuple]:
+        """saved_paths, each as _path_signature() (however the join is spelled)."""
+        found = set()
+        for text in self.saved_paths:
+            try:
+                expr = ast.parse(text, mode="eval").body
+            except SyntaxError:
+                continue
+            signature = _path_signature(expr)
+            if signature[1]:
+                found.add(signature)
+        return found
+
+    @cached_property
     def verbose_hf(self) -> bool:
         # Every match names "set_verbosity" or "enable_": a substring test before the search.
         return any(
@@ -666,7 +682,7 @@ def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None], site: Cal
         names += [n for e in todo if not isinstance(e, ast.Name) for n in walk(e) if isinstance(n, ast.Name)]
         for e in names:
             bound = index_of(facts).binding(site.scope, e.id, site.node.lineno)
-            if bound is None or (e not in todo and not _path_derivation(bound)):
+            if bound is None or (e not in todo and not _path_derivation(bound) and not _config_field(bound)):
                 continue
             # The result name is bound to the call itself: its arguments are not the path.
             if not any(n is site.node for n in walk(bound)):
@@ -690,7 +706,42 @@ def _mention_keys(facts: ModuleFacts, exprs: Iterable[ast.AST | None], site: Cal
                 keys.add(text)
                 if isinstance(node, ast.Attribute) and CONFIG_OBJECT.match(head) and "." not in text[len(head) + 1:]:
                     wholes.add(head)
+        # `cfg["output_dir"]`: a printout of the whole `cfg` shows it too
+        for node in walk(expr):
+            if (
+                isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and CONFIG_DICT_NAME.search(node.value.id)
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+            ):
+                wholes.add(node.value.id)
     return keys, wholes
+
+
+# A dict of settings read by key (`cfg["lr"]`, `train_config["output"]`, `hparams["bs"]`).
+CONFIG_DICT_NAME = re.compile(r"^(args|opts?|cfg|conf|config|hparams|hp|params|hyperparams|settings)$|_(cfg|conf|config|params|settings)$", re.I)
+
+
+def _path_signature(expr: ast.AST) -> tuple[frozenset, tuple]:
+    """A path by what it is made of, not how it is joined: ``osp.join(args.out, "best.pt")``,
+    ``args.out + "/best.pt"`` and ``f"{args.out}/best.pt"`` are all ({args.out}, (best.pt,))."""
+    names: set[str] = set()
+    parts: list[str] = []
+    for node in walk(expr):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parts += [p for p in node.value.replace("\\", "/").split("/") if p and p != "."]
+        elif isinstance(node, (ast.Name, ast.Attribute)):
+            text = dotted_name(node)
+            if text and text.split(".")[0] not in ("os", "osp", "path", "pathlib", "Path"):
+                names.add(text)
+    return frozenset(names), tuple(parts)
+
+
+def _config_field(expr: ast.AST) -> bool:
+    """``cfg["output"]`` or ``args.out_dir``: one field of a config object."""
+    while isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.value, ast.Subscript):
+        expr = expr.value  # train_config["directory_config"]["output"]
+    if isinstance(expr, ast.Subscript):
+        return isinstance(expr.value, ast.Name) and CONFIG_DICT_NAME.search(expr.value.id) is not None and isinstance(expr.slice, ast.Constant)
+    return isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and CONFIG_OBJECT.match(expr.value.id) is not None
 
 
 def _path_derivation(expr: ast.AST) -> bool:
@@ -755,12 +806,14 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
     idx = index_of(facts)
     # (word, pattern): the word is a cheap substring test before the pattern's search.
     patterns = [(k, mention_pattern(k)) for k in keys]
-    whole_patterns = [(w, whole_mention_pattern(w)) for w in wholes]
     scopes = [scope]
-    if whole_patterns:
+    if wholes:
         # The whole config is typically printed once, where it is parsed: the module's
         # main guard or the caller that hands it down.
         scopes += [c.scope for c in idx.callers(scope)] + [facts.module]
+        wholes = wholes | _whole_copies(facts, scopes, wholes)
+    whole_patterns = [(w, whole_mention_pattern(w)) for w in wholes]
+    if whole_patterns:
         # `print(" ".join(sys.argv))` holds every field of the namespace it parses into.
         if idx.command_line_logged and any(w in idx.parsed_argument_names for w in wholes):
             return True
@@ -777,7 +830,54 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
             for _, value in idx.bindings(sc, whole):
                 if value.__class__ is ast.Call and _returns_what_it_records(facts, value):
                     return True
+    # `dir_setup(cfg["output"], cfg)` where `def dir_setup(out, cfg): yaml.dump(cfg, f)`
+    if wholes:
+        for sc in scopes:
+            for site in sc.calls:
+                if site.target is not None and site.target is not sc and _hands_whole_to_a_recorder(facts, site, wholes):
+                    return True
     return False
+
+
+# Calls that copy a config object whole (`argparse.Namespace(**vars(args))`, `deepcopy(cfg)`).
+WHOLE_COPY_CALLS = frozenset({"Namespace", "deepcopy", "copy", "vars", "dict", "EasyDict", "asdict", "to_container", "SimpleNamespace"})
+
+
+def _whole_copies(facts: ModuleFacts, scopes: list[Scope], wholes: set[str]) -> set[str]:
+    """Names bound in ``scopes`` to a whole copy of one of ``wholes``."""
+    idx = index_of(facts)
+    found: set[str] = set()
+    for sc in scopes:
+        for name, binds in idx.assignments(sc).items():
+            for _, value in binds:
+                if (
+                    isinstance(value, ast.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in WHOLE_COPY_CALLS
+                    and any(isinstance(n, ast.Name) and n.id in wholes for a in value.args + [k.value for k in value.keywords] for n in walk(a))
+                ):
+                    found.add(name)
+    return found
+
+
+def _hands_whole_to_a_recorder(facts: ModuleFacts, site: CallSite, wholes: set[str]) -> bool:
+    """A same-module function receives one of ``wholes`` and records that parameter whole."""
+    target = site.target
+    fn = target.node
+    if not isinstance(fn, FUNC_TYPES):
+        return False
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if params and params[0] in ("self", "cls") and target.class_name is not None:
+        params = params[1:]
+    received = [
+        params[i] for i, a in enumerate(site.node.args)
+        if i < len(params) and isinstance(a, ast.Name) and a.id in wholes
+    ] + [k.arg for k in site.node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id in wholes]
+    if not received:
+        return False
+    idx = index_of(facts)
+    return any(
+        p in text and whole_mention_pattern(p).search(text)
+        for rec in idx.recorders(target) for text in idx.argument_texts(rec) for p in received
+    )
 
 
 def _returns_what_it_records(facts: ModuleFacts, call: ast.Call) -> bool:
@@ -2237,7 +2337,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 continue
         if idx.conversion_tool:
             continue
-        if path is not None and facts.segment(path) in idx.saved_paths:
+        if path is not None and (facts.segment(path) in idx.saved_paths or _path_signature(path) in idx.saved_path_signatures):
             continue  # reloading the checkpoint this file wrote (the best epoch, for testing)
         mention = [path, result if method != "load_state_dict" else None]
         if _site_evidence(facts, config, site, mention):
