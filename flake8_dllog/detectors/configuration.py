@@ -1041,11 +1041,28 @@ def _nested_item(node: ast.AST, roots: set[str]) -> bool:
     return depth >= 2 and isinstance(node, ast.Name) and node.id in roots
 
 
-def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str], mentioned: "_RootLines") -> dict[str, frozenset[str]]:
+class _Copies(dict):
+    """Name -> the config fields its value was made from; ``plain``: the names holding a
+    field's value itself (`NUM_TOKENS = args.num_tokens`), not an object built from it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.plain: set[str] = set()
+
+
+def _plain_field_value(expr: ast.expr) -> bool:
+    """``args.lr``, ``cfg["train"]["lr"]``, ``float(cfg.lr)``: the field's value itself."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("int", "float", "str", "bool") and len(expr.args) == 1:
+        expr = expr.args[0]
+    return isinstance(expr, (ast.Attribute, ast.Subscript))
+
+
+def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str], mentioned: "_RootLines") -> _Copies:
     """``NUM_EPOCHS = opt.num_epochs``, ``path = os.path.join(root, opt.checkpoint)``,
     ``exp_name = args.experiment_name + "_" + args.model``: names holding a value made from
     a few fields of the config (not the whole of it), and those fields."""
-    out: dict[str, frozenset[str]] = {}
+    out = _Copies()
+    plain = out.plain
     for stmt in index.assigns:
         value = stmt.value
         if value is not None and mentioned.span_has(value) and any(
@@ -1070,18 +1087,31 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                     # into a number (`total = args.num_steps * args.num_processes`)
                     if not whole and (len(fields) == 1 or (len(fields) <= 3 and _is_text(part))):
                         out[name.id] = frozenset(fields)
-    if out:
-        # A report line built from the copies (`result = f"NUM_GPUS[{NUM_GPUS}] ..."`, then
-        # `logger.info(result)`) holds their fields.
+                        if _plain_field_value(part):
+                            plain.add(name.id)
+    # A report line built from the copies (`result = f"NUM_GPUS[{NUM_GPUS}] ..."`, then
+    # `logger.info(result)`), or a dict of them (`vae_params = dict(num_tokens=NUM_TOKENS, ...)`,
+    # then `model_config = dict(**vae_params, epochs=EPOCHS)` for `wandb.init(config=...)`),
+    # holds their fields.
+    for _ in range(2 if out else 0):
         for stmt in index.assigns:
             if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
                 continue
             value = stmt.value
-            if not _is_text(value) or stmt.targets[0].id in out:
+            target = stmt.targets[0].id
+            if target in out:
                 continue
-            held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in out]
+            if _is_text(value):
+                held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in out]
+            elif isinstance(value, ast.Dict) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"):
+                # (only copies of the values: a dict holding the model built from `cfg["nclass"]` holds no setting)
+                held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in plain]
+                if held:
+                    plain.add(target)
+            else:
+                continue
             if held:
-                out[stmt.targets[0].id] = frozenset().union(*held)
+                out[target] = frozenset().union(*held)
     return out
 
 
@@ -1230,6 +1260,13 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     # hyperparameters, which the Trainer saves with every checkpoint (training_args.bin)
     # and reports to its trackers; one field (`output_dir=args.out`) says nothing of them.
     copies = _field_copies(index, alias_roots, aliases, mentioned)
+    if copies:
+        # `NUM_TOKENS = args.num_tokens` ... `wandb.init(config=dict(num_tokens=NUM_TOKENS, ...))`
+        for site, how in _record_calls(facts):
+            if how == "record" and len({
+                f for e in call_exprs(site) for n in walk(e) if isinstance(n, ast.Name) and n.id in copies.plain for f in copies[n.id]
+            }) >= 2:
+                return True
     # ... and a TensorBoard run named after them (`SummaryWriter(comment=f"-lr{args.lr}-bs{args.bs}")`).
     for site in calls_named_ending(facts, ("TrainingArguments", "Config", "SummaryWriter"), in_order=False):
         if site.name.startswith(HF_ARGUMENTS_PACKAGES) or site.name.endswith("SummaryWriter"):
@@ -1522,6 +1559,18 @@ def _mlflow_autologs(facts: ModuleFacts) -> bool:
     return any(site.name.startswith("mlflow.") for site in calls_named_ending(facts, ".autolog", in_order=False))
 
 
+def _preliminary_parse(load: ConfigLoad, loads: list[ConfigLoad]) -> bool:
+    """A ``parse_known_args()`` followed, in the same scope, by another command-line parse:
+    the first only decides which options to add; the second is the run's configuration."""
+    if load.kind != "argparse" or (load.site.method or "") != "parse_known_args":
+        return False
+    return any(
+        other is not load and other.kind == "argparse" and other.scope is load.scope
+        and other.stmt.lineno > load.stmt.lineno
+        for other in loads
+    )
+
+
 @rule("DLL600")
 def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """Configuration loaded in training code and never logged or recorded."""
@@ -1538,6 +1587,8 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         reported.add(key)
         if _built_from_loaded_config(load, loaded_roots):
             continue  # `cfg = make_cfg(args)`: the finding on `args` covers it
+        if _preliminary_parse(load, loads):
+            continue  # `temp_args, _ = parser.parse_known_args()` to pick more options, then the real parse
         if config_recorded(facts, load.names) or config_file_kept(facts, load):
             continue
         if load.kind == "argparse" and _feeds_a_recorded_config(facts, load, loads):

@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import SETTINGS_MODULE, index_of
+from .saving import SETTINGS_MODULE, index_of, is_project_helper
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -470,7 +470,16 @@ def _subclassed_self_seeding_trainer(facts: ModuleFacts) -> bool:
         for scope in facts.scopes
         if scope.class_name and any(base.endswith("Trainer") and SELF_SEEDING.search(base) for base in scope.class_bases)
     }
-    return bool(classes) and any(name in classes for name in _call_names(facts) if name)
+    if classes and any(name in classes for name in _call_names(facts) if name):
+        return True
+    # `MyTrainer(model=model, args=training_args)` with `training_args = TrainingArguments(...)`:
+    # the project's own subclass (imported), run with the Hugging Face arguments
+    if "TrainingArguments" not in facts.text:
+        return False
+    return any(
+        site.kwarg("args") is not None and is_project_helper(facts, site)
+        for site in calls_named_ending(facts, "Trainer", in_order=False)
+    )
 
 
 def _base_context(entry: EntryPoint, facts: ModuleFacts) -> dict:
