@@ -197,12 +197,24 @@ def _always_cpu(facts: ModuleFacts, site: CallSite, name: ast.Name) -> bool:
     binds = idx.bindings(site.scope, name.id) or idx.bindings(facts.module, name.id)
     if not binds:
         return False
-    for _, value in binds:
+
+    def is_cpu(value: ast.expr | None) -> bool:
         if isinstance(value, ast.Call) and value.args and not value.keywords:
             value = value.args[0]  # torch.device("cpu")
-        if not (isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.lower().startswith("cpu")):
-            return False
-    return True
+        return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.lower().startswith("cpu")
+
+    if all(is_cpu(value) for _, value in binds):
+        return True
+    # `device = "cuda" if ... else "cpu"` overridden by `device = "cpu"` right before the move
+    before = [(stmt, value) for stmt, value in binds if stmt.lineno < site.node.lineno]
+    if not before:
+        return False
+    stmt, value = max(before, key=lambda b: b[0].lineno)
+    info = facts.info(stmt)
+    return (
+        is_cpu(value) and info is not None and info.scope is site.scope and info.block is site.info.block
+        and not _tests_around(info.parent, info.scope)
+    )
 
 
 def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tuple[set[str], set[str]]:

@@ -814,6 +814,11 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
         wholes = wholes | _whole_copies(facts, scopes, wholes)
     whole_patterns = [(w, whole_mention_pattern(w)) for w in wholes]
     if whole_patterns:
+        from .configuration import hydra_configs  # (configuration imports this module)
+
+        # `@hydra.main def main(cfg)`: Hydra writes the composed config into the run directory
+        if any(param in wholes and scope_ is sc for scope_, param in hydra_configs(facts) for sc in scopes):
+            return True
         # `print(" ".join(sys.argv))` holds every field of the namespace it parses into.
         if idx.command_line_logged and any(w in idx.parsed_argument_names for w in wholes):
             return True
@@ -1523,7 +1528,7 @@ def stored_constructor_argument(facts: ModuleFacts, site: CallSite, expr: ast.ex
         return False
     params = index_of(facts).parameters(init)
     stored = any(
-        _argument_or_its_field(stmt.value, params)
+        _argument_or_its_field(_single_argument_wrapped(stmt.value), params)
         and any(dotted_name(t) == text for t in stmt.targets)
         for stmt in walk(init.node)
         if isinstance(stmt, ast.Assign)
@@ -1531,6 +1536,13 @@ def stored_constructor_argument(facts: ModuleFacts, site: CallSite, expr: ast.ex
     if not stored:
         return False
     return not any(c.name and c.name.rsplit(".", 1)[-1] == class_name for c in facts.calls)
+
+
+def _single_argument_wrapped(value: ast.expr) -> ast.expr:
+    """``torch.device(args.device)``, ``Path(out_dir)``: the one argument, else ``value``."""
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and not isinstance(value.args[0], ast.Starred):
+        return value.args[0]
+    return value
 
 
 def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:

@@ -72,7 +72,7 @@ def possibly_reports(dotted: str) -> bool:
 LOSS_WORD = re.compile(r"loss|nll|perplex|ppl|objective|elbo|reward|return", re.I)
 CONTAINER_METHODS = frozenset(
     "append extend update add add_ insert put push record accumulate setdefault add_batch __setitem__ "
-    "append_loss update_state".split()
+    "append_loss update_state add_row add_rows".split()
 )
 PROGRESS_WRAPPERS = re.compile(r"(^|\.)(tqdm|trange|track|progress_bar|ProgressBar|progressbar|log_every)$")
 LIGHTNING_BASES = re.compile(r"(^|\.)(LightningModule|LitModule|LightningModel)$")
@@ -1099,6 +1099,13 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             for c in _caller_neighbourhood(facts, caller):
                 if (_is_possibly_logging(facts, c) or (facts.local_target(c) and facts.scope_logs(facts.local_target(c)))) and _call_refs_loss(c, caller_derived):
                     return True
+            # `log_file.write(table.get_string())` with the returned loss in the table: a log
+            # file (writes are not "notable" calls: most write data, not reports)
+            if caller.loops:
+                start, end = caller.loops[0].lineno, caller.loops[0].end_lineno or caller.loops[0].lineno
+                for c in caller.scope.calls:
+                    if c.method in ("write", "writelines") and start <= c.node.lineno <= end and _call_refs_loss(c, caller_derived):
+                        return True
     return False
 
 
