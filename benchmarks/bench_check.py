@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT))
 
 from flake8_dllog import cli as dllog_cli  # noqa: E402
 from flake8_dllog.config import Config  # noqa: E402
-from flake8_dllog.engine import check_file, decode_source  # noqa: E402
+from flake8_dllog.engine import check_file, decode_source, mentions_deep_learning  # noqa: E402
 
 GOAL_PARSE = 1.5
 # What `dllog check` with no options hands its per-file worker.
@@ -263,6 +263,12 @@ def site_packages_dirs() -> list[Path]:
     return dirs
 
 
+def _count_analysed(files: list[str]) -> int:
+    """How many files pass the engine's text gate (the others get no facts walk)."""
+    config = Config()
+    return sum(mentions_deep_learning(decode_source(Path(f).read_bytes()), config) for f in files)
+
+
 def collect_plain_files(dest: Path, count: int) -> int:
     candidates: list[Path] = []
     for sp in site_packages_dirs():
@@ -433,6 +439,9 @@ def main() -> int:
         print(f"corpus: {len(files)} files ({n_dl} DL scripts incl. examples, {n_plain} from site-packages), "
               f"{total_lines} lines, {total_bytes / 1e6:.1f} MB in {corpus}")
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, repeats {ns.repeat} (minimum reported)")
+        analysed = _count_analysed(files)
+        print(f"analysed: {analysed} of {len(files)} files mention deep learning (the rest are parsed only, "
+              "see engine.mentions_deep_learning)")
 
         # Warm up: imports, catalog, file cache.
         parse_only(files)

@@ -794,3 +794,22 @@ def test_a_load_retried_in_an_except_branch_is_one_finding():
     """
     found = only(check(source), "DLL210")
     assert [f.line for f in found] == [14]
+
+
+def test_a_custom_load_fed_the_dict_of_a_file_load_is_not_a_second_finding():
+    source = """
+    import os
+    import torch
+    from models import build_model
+
+    if __name__ == "__main__":
+        model = build_model()
+        ckpt = torch.load(os.path.join(args.model_dir, "ckpt_best.pth"), map_location="cpu")
+        model.load_weights(ckpt["model_state_dict"])
+        model.eval()
+        with torch.no_grad():
+            for images, labels in loader:
+                acc = (model(images).argmax(1) == labels).float().mean()
+        print("accuracy", acc)
+    """
+    assert [f.line for f in only(check(source), "DLL210")] == [8]

@@ -23,7 +23,7 @@ from .configuration import config_aliases, config_recorded, hydra_configs, plain
 from .evaluation import is_metric_call
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, logs_mention, memoised,
+    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -568,6 +568,8 @@ def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
     if isinstance(expr, ast.JoinedStr) and len(expr.values) == 2:
         expr = expr.values[0]
         return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_PREFIX.match(expr.value) is not None
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        return True  # `.to(2)`, `torch.device(0)`: that CUDA device
     return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and ACCELERATOR_STRING.match(expr.value) is not None
 
 
@@ -650,6 +652,24 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
         and not _guarding_conditions(other) and _unconditional_cuda(facts, other)
         for other in _transfers_in(facts, site.scope)
     )
+
+
+def _made_by_a_project_helper(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
+    """``device = utils.setup_gpu()``: every value of the device name is made by a helper
+    imported from the project's own modules, whose body (and log) this file cannot see."""
+    if not isinstance(dev, ast.Name):
+        return False
+    idx = index_of(facts)
+    binds = idx.bindings(site.scope, dev.id) or (idx.bindings(facts.module, dev.id) if not site.scope.is_module else [])
+    if not binds:
+        return False
+    for _, value in binds:
+        if not isinstance(value, ast.Call):
+            return False
+        call = next((c for c in facts.calls_under(value) if c.node is value), None)
+        if call is None or call.target is not None or not is_project_helper(facts, call):
+            return False
+    return True
 
 
 def _placed_before(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None, dev_text: str | None) -> bool:
@@ -937,6 +957,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if _visible_devices_recorded(facts, site, bare=dev is True):
             continue  # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu` with `args` recorded
+        if _made_by_a_project_helper(facts, site, dev_expr):
+            continue  # `device = utils.setup_gpu()`: the project's helper picks it (and may print it)
         if _star_imported(facts, site, dev_expr):
             continue  # `from dcgan import *` brings `device` (and maybe its log): cannot tell
         if from_unseen_caller(facts, site, dev_expr) or _constructor_argument(facts, site, dev_expr) or _inherited_device(facts, site, dev_expr):

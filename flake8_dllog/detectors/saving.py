@@ -1871,6 +1871,9 @@ def _param_default(fn: ast.AST, param: str) -> ast.expr | None:
     return None
 
 
+CONFIG_COPY = re.compile(r"conf|cfg|hparam|param|setting|\.ya?ml\b|\.json\b", re.I)
+
+
 def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
     """Config dumps or tracker artifact uploads in the same function record the run."""
     idx = index_of(facts)
@@ -1889,6 +1892,9 @@ def _scope_records_run(idx: _Index, scope: Scope) -> bool:
             return True
         # `torch.save({"hidden_dim": args.hidden_dim, ...}, info_path)` next to the weights
         if name.rsplit(".", 1)[-1] in ("save", "dump") and call.node.args and _settings_dict(idx.facts, call, call.node.args[0]):
+            return True
+        # `shutil.copy(config_path, result_path / "config.json")`: the run's config kept beside it
+        if name.startswith("shutil.copy") and CONFIG_COPY.search(" ".join(idx.facts.segment(a) for a in call.node.args)):
             return True
         # `f.write("Model: {} Epochs: {} Optimizer: {}".format(...))`: a hand-written run record
         if call.method == "write" and call.node.args and len({m.group(0).lower() for m in METADATA_KEY.finditer(idx.facts.segment(call.node.args[0]))}) >= 2:
@@ -2261,6 +2267,17 @@ def _command_line_names(facts: ModuleFacts) -> set[str]:
     return out
 
 
+def _from_a_file_load(facts: ModuleFacts, site: CallSite, expr: ast.expr | None) -> bool:
+    """``ckpt["model_state_dict"]`` where ``ckpt`` was bound to ``torch.load(...)``: the
+    object a file load returned, not a path."""
+    while isinstance(expr, (ast.Subscript, ast.Attribute)):
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return False
+    bound = index_of(facts).binding(site.scope, expr.id, site.node.lineno)
+    return _is_file_load_call(facts, bound)
+
+
 def _enclosing_try(site: CallSite) -> ast.stmt | None:
     """The innermost ``try`` statement around a call, in its scope."""
     info = site.info.parent
@@ -2301,8 +2318,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue  # the project's own load helper: judged by the load inside it
         if is_project_helper(facts, site):
             continue
-        if site.method not in STANDARD_LOAD_METHODS and _method_of_project_object(facts, site):
-            continue  # `runner.load_checkpoint(cp)` of the project's own runner: its class decides
+        if (site.method not in STANDARD_LOAD_METHODS or not (site.node.args or site.node.keywords)) and _method_of_project_object(facts, site):
+            continue  # `runner.load_checkpoint(cp)`, `gan.load_weights()` of the project's own class: it decides
         if idx.matches("self_logging_save_load", site.name) or idx.matches("load_exclusions", site.name) or _site_is_test(facts, site):
             continue
         method = site.method or ""
@@ -2323,6 +2340,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         else:
             path, target = _load_parts(facts, site)
             call_name = site.name
+            if _from_a_file_load(facts, site, path):
+                continue  # `model.load_weights(ckpt["model"])` after `ckpt = torch.load(...)`: that load is judged
             consumers = _consumers(facts, site, result)
             if not _checkpoint_like_load(facts, site, path, bool(consumers)):
                 continue
