@@ -23,7 +23,7 @@ from .configuration import config_aliases, config_recorded, hydra_configs, plain
 from .evaluation import is_metric_call
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
+    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, _set_by_a_project_base, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -369,15 +369,7 @@ def _inherited_device(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) 
     dev_text = plain_dotted(dev) if dev is not None else None
     if not dev_text or not dev_text.startswith("self.") or dev_text.count(".") != 1:
         return False
-    bases = site.scope.class_bases
-    project = index_of(facts).project_imports
-    if not bases or not any(b.split(".")[0] in project or b.rsplit(".", 1)[-1] in project for b in bases):
-        return False
-    attr = dev_text[5:]
-    for node in walk(facts.tree):
-        if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.ctx, ast.Store):
-            return False  # set in this file: judged here
-    return True
+    return _set_by_a_project_base(facts, site, dev)  # (set in this file: judged here)
 
 
 def _moves_a_callers_model(facts: ModuleFacts, site: CallSite, receiver: ast.expr | None) -> bool:

@@ -1538,6 +1538,44 @@ def stored_constructor_argument(facts: ModuleFacts, site: CallSite, expr: ast.ex
     return not any(c.name and c.name.rsplit(".", 1)[-1] == class_name for c in facts.calls)
 
 
+def _built_from_constructor_settings(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """``os.path.join(self.cfg["output_dir"], "{}.pth".format(self.cfg["model"]["base"]))``:
+    a path made only of literals and of what the constructor stored from its argument, in a
+    class this file never builds: its (unseen) creator chose every part of it."""
+    if path is None or not site.scope.class_name:
+        return False
+    if isinstance(path, ast.Name):  # `saved_name = os.path.join(...)`; `torch.save(state, saved_name)`
+        path = index_of(facts).binding(site.scope, path.id, site.node.lineno)
+        if path is None:
+            return False
+    holders = []
+    for node in walk(path):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            holders.append(node)
+        elif isinstance(node, ast.Name) and node.id != "self" and not (dotted_name(node) or "").startswith(("os", "osp")):
+            parent_is_call_func = any(isinstance(c, ast.Call) and c.func is node for c in walk(path))
+            if not parent_is_call_func:
+                return False  # a local or a loop variable: chosen here
+    return bool(holders) and all(stored_constructor_argument(facts, site, h) or _set_by_a_project_base(facts, site, h) for h in holders)
+
+
+def _set_by_a_project_base(facts: ModuleFacts, site: CallSite, attribute: ast.Attribute) -> bool:
+    """``self.cfg`` in ``class FASTrainer(BaseTrainer)`` where ``BaseTrainer`` comes from the
+    project and nothing in this file sets ``self.cfg``: the base class's constructor does."""
+    bases = site.scope.class_bases
+    project = index_of(facts).project_imports
+    if not bases or not any(b.split(".")[0] in project or b.rsplit(".", 1)[-1] in project for b in bases):
+        return False
+    name = attribute.attr
+    return not any(
+        isinstance(node, ast.Attribute) and node.attr == name and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name) and node.value.id == "self"
+        for info in facts.stmt_infos.values() if isinstance(info.stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+        for target in (info.stmt.targets if isinstance(info.stmt, ast.Assign) else [info.stmt.target])
+        for node in walk(target)
+    )
+
+
 def _single_argument_wrapped(value: ast.expr) -> ast.expr:
     """``torch.device(args.device)``, ``Path(out_dir)``: the one argument, else ``value``."""
     if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and not isinstance(value.args[0], ast.Starred):
@@ -1627,7 +1665,7 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         # level and for literal paths, and a wrapper's path rarely is a literal.
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path):
             continue
-        if inherited_project_method(facts, site) or stored_constructor_argument(facts, site, path):
+        if inherited_project_method(facts, site) or stored_constructor_argument(facts, site, path) or _built_from_constructor_settings(facts, site, path):
             continue  # (a callback given its path: `SaveBestWeights(path)` is built elsewhere)
         if site.method == "save_pretrained" and idx.verbose_hf:
             continue  # "Model weights saved in ..." is logged by transformers at INFO
