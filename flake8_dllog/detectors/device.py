@@ -834,14 +834,30 @@ def _inference_only(facts: ModuleFacts) -> bool:
     compared with. (A snippet that only builds and moves a model is still judged.)"""
     return (
         # eval mode, `with torch.no_grad():` / `inference_mode()`, or `model.generate(...)`
-        # (a Hugging Face model comes back from from_pretrained in eval mode)
-        bool(facts.calls_in("eval_mode_call") or facts.calls_in("eval_context") or calls_named_ending(facts, ".generate", in_order=False))
+        # (a Hugging Face model comes back from from_pretrained in eval mode), or the
+        # project's own `inference.model_inference(model, loader)` (eval mode is in there)
+        bool(
+            facts.calls_in("eval_mode_call") or facts.calls_in("eval_context") or calls_named_ending(facts, ".generate", in_order=False)
+            or _handed_to_a_project_predictor(facts)
+        )
         # (this file's own `inference_fn(...)` matches `*_fn` but is no metric)
         # (`sample_fn = diffusion.p_sample_loop`: a `*_fn` that is no loss or metric)
         and not any(
             c.target is None and (not (c.name or "").endswith("_fn") or is_metric_call(facts, c)) for c in facts.calls_in("metric_call")
         )
         and not is_training_module(facts)
+    )
+
+
+PREDICTOR_NAME = re.compile(r"infer|predict|segment|detect|generate|sample|demo", re.I)
+
+
+def _handed_to_a_project_predictor(facts: ModuleFacts) -> bool:
+    """A helper imported from the project, named for prediction, run on the model."""
+    return any(
+        PREDICTOR_NAME.search((c.name or "").rsplit(".", 1)[-1]) and c.target is None and is_project_helper(facts, c)
+        and any(isinstance(a, ast.Name) and (a.id == "net" or "model" in a.id.lower()) for a in c.node.args)
+        for c in facts.calls
     )
 
 
