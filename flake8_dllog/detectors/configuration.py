@@ -1421,8 +1421,11 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
                 continue
             names = logged_params.get(id(target))
             if names is None:
+                # (a checkpoint saved with it, or named after it, keeps it too:
+                # `torch.save(..., f"models/subset_{subset_percentage}/final.pth")`)
                 names = logged_params[id(target)] = {
-                    n.id for c in target.calls if facts.is_logging(c) for n in walk(c.node) if isinstance(n, ast.Name)
+                    n.id for c in target.calls if facts.is_logging(c) or facts.is_category(c, "save")
+                    for n in walk(c.node) if isinstance(n, ast.Name)
                 }
             if param in names:
                 out |= fields
