@@ -1334,7 +1334,7 @@ def _constant_settings_value(facts: ModuleFacts, site: CallSite, holder: ast.exp
     return found
 
 
-def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 2) -> bool:
+def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, depth: int = 4) -> bool:
     """A path spelled out in the source (``"mnist_cnn.pt"``, ``os.path.join("ckpt", "best.pt")``,
     a module constant): where the file went is already written down."""
     if expr is None or depth < 0:
@@ -1752,8 +1752,17 @@ def _state_dict_receiver(expr: ast.expr | None) -> ast.expr | None:
     return None
 
 
+# Trainers that write resumable checkpoints (optimizer, scheduler, step) by default.
+CHECKPOINTING_TRAINER = re.compile(r"^(transformers|trl|pytorch_lightning|lightning(\.pytorch)?)\.(\w+\.)*\w*Trainer$")
+
+
 def _rich_checkpoint_saved(facts: ModuleFacts) -> bool:
-    """Does the file also save something resumable (a dict with epoch/optimizer…)?"""
+    """Does the file also save something resumable (a dict with epoch/optimizer…)? A
+    Hugging Face or Lightning Trainer run here does, unless told not to."""
+    text = facts.text
+    if "Trainer" in text and not re.search(r"save_strategy\s*=\s*['\"]no['\"]|enable_checkpointing\s*=\s*False", text):
+        if any(CHECKPOINTING_TRAINER.match(site.name or "") for site in calls_named_ending(facts, "Trainer", in_order=False)):
+            return True
     for site in facts.calls_in("save"):
         method = site.method or ""
         if method in ("save_state", "save_checkpoint") or (site.name or "").endswith(("Checkpoint.save", "manager.save")):
