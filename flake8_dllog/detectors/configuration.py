@@ -1397,7 +1397,7 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
     ``logging.info(f"Epochs: {epochs} Learning rate: {lr}")`` (milesial/Pytorch-UNet).
     Arguments are matched to parameters as _follow_aliases() does, from the same index."""
     out: set[str] = set()
-    logged_params: dict[int, set[str]] = {}
+    logged_params: dict[int, tuple[set[str], set[str]]] = {}
     # `lcfg, tcfg = cfg["lora"], cfg["train"]`: fields of a section are config fields too.
     sections = _sections(_config_index(facts), alias_roots)
     if sections:
@@ -1421,14 +1421,20 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
                 continue
             names = logged_params.get(id(target))
             if names is None:
+                logged = {n.id for c in target.calls if facts.is_logging(c) for n in walk(c.node) if isinstance(n, ast.Name)}
                 # (a checkpoint saved with it, or named after it, keeps it too:
                 # `torch.save(..., f"models/subset_{subset_percentage}/final.pth")`)
-                names = logged_params[id(target)] = {
-                    n.id for c in target.calls if facts.is_logging(c) or facts.is_category(c, "save")
-                    for n in walk(c.node) if isinstance(n, ast.Name)
-                }
-            if param in names:
+                saved = {n.id for c in target.calls if facts.is_category(c, "save") for n in walk(c.node) if isinstance(n, ast.Name)}
+                # ... through the path built before it (`run_dir = join(MODELS, f"{dataset}_subset_{pct}")`)
+                bindings = index_of(facts).assignments(target)
+                saved |= {n.id for name in list(saved) for _, v in bindings.get(name, ()) if v is not None for n in walk(v) if isinstance(n, ast.Name)}
+                names = logged_params[id(target)] = (logged, saved)
+            logged, saved = names
+            if param in logged:
                 out |= fields
+            elif param in saved:
+                # (its folder, `save_models(epoch, args.save_dir, ...)`, is only where it went)
+                out |= {f for f in fields if not PATH_FIELD.search(f.rsplit(".", 1)[-1])}
     return out
 
 
