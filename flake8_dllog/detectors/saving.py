@@ -2042,9 +2042,9 @@ def _part_of_a_reported_checkpoint(
 
 def _after_a_literal_run(facts: ModuleFacts, site: CallSite) -> bool:
     """``for epoch in range(5): ...`` then ``torch.save(model.state_dict(), "mnist.pt")`` in
-    a seeded script that reads no configuration: the weights of the one run the source
-    spells out, saved once it is over. Nothing about the run is lost that the file does
-    not say."""
+    a script that reads no configuration: the weights of the one run the source spells
+    out, saved once it is over. Nothing about the run is lost that the file does not say
+    (a missing seed is DLL500's finding)."""
     if site.loops:
         return False
     literal = getattr(facts, "_dllog_literal_run", None)
@@ -2057,11 +2057,10 @@ def _literal_run(facts: ModuleFacts) -> bool:
     loops = training_loops(facts)
     if not loops or not all(_literal_count_loop(facts, tl.loop) for tl in loops):
         return False
-    from .configuration import config_loads  # (configuration and reproducibility import this module)
-    from .reproducibility import is_seeded
+    from .configuration import config_loads  # (configuration imports this module)
 
-    # (seeded: an unseeded run is not the one the source spells out, and DLL500 says so)
-    return not config_loads(facts) and is_seeded(facts)
+    # (seeded or not: an unseeded run is DLL500's finding, once, not every save's)
+    return not config_loads(facts)
 
 
 def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:
