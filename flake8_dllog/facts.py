@@ -781,6 +781,10 @@ class ModuleFacts:
         end = getattr(node, "end_lineno", start)
         return [c for c in self.calls if start <= c.node.lineno <= end]
 
+    def site_of(self, call: ast.Call) -> CallSite | None:
+        """The recorded call site of this ``ast.Call`` node."""
+        return next((c for c in self.calls_under(call) if c.node is call), None)
+
     @cached_property
     def text(self) -> str:
         """The module's source text (for cheap textual pre-checks before AST walks)."""

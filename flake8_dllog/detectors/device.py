@@ -423,12 +423,9 @@ def _may_decide_the_device(facts: ModuleFacts, site: CallSite, test: ast.expr) -
     not ``if cuda:`` after ``cuda = True`` written in the source."""
     flag = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
     if isinstance(flag, ast.Name) and flag is test:
-        idx = index_of(facts)
-        binds = idx.bindings(site.scope, flag.id) or (idx.bindings(facts.module, flag.id) if not site.scope.is_module else [])
-        if len(binds) == 1 and isinstance(binds[0][1], ast.Constant) and binds[0][1].value is True:
-            info = facts.info(binds[0][0])
-            if info is not None and not _tests_around(info.parent, info.scope):
-                return False
+        value = _sole_unconditional_value(facts, site.scope, flag.id, module_too=True)
+        if isinstance(value, ast.Constant) and value.value is True:
+            return False
     texts = [facts.segment(test)]
     if isinstance(flag, ast.Name):
         # (`ok = torch.cuda.is_available(); if ok:`: the flag's value says what it decides)
@@ -658,7 +655,7 @@ def _made_by_a_project_helper(facts: ModuleFacts, site: CallSite, dev: ast.expr 
     for _, value in binds:
         if not isinstance(value, ast.Call):
             return False
-        call = next((c for c in facts.calls_under(value) if c.node is value), None)
+        call = facts.site_of(value)
         if call is None or call.target is not None or not is_project_helper(facts, call):
             return False
     return True
@@ -753,18 +750,28 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
     return False
 
 
+def _sole_unconditional_value(facts: ModuleFacts, scope: Scope, name: str, *, module_too: bool = False) -> ast.expr | None:
+    """The value of ``name``'s only binding in ``scope`` (with ``module_too``, in the module
+    when ``scope`` never binds it), when no ``if`` in its scope decides it."""
+    idx = index_of(facts)
+    binds = idx.bindings(scope, name)
+    if not binds and module_too and not scope.is_module:
+        binds = idx.bindings(facts.module, name)
+    if len(binds) != 1:
+        return None
+    stmt, value = binds[0]
+    info = facts.info(stmt)
+    return value if info is not None and not _tests_around(info.parent, info.scope) else None
+
+
 def _field_set_to_a_literal_accelerator(facts: ModuleFacts, scope: Scope, holder: str, field: str) -> bool:
     """``args.device = "cuda"`` set once, unconditionally, in this scope, or by every
     same-module caller on the object it passes as ``holder`` (``def train(args): ...
     .to(args.device)`` called as ``args.device = "cuda"; train(args)``)."""
 
     def literal_in(in_scope: Scope, name: str) -> bool:
-        binds = index_of(facts).bindings(in_scope, name)
-        if len(binds) != 1:
-            return False
-        stmt, value = binds[0]
-        info = facts.info(stmt)
-        return info is not None and not _tests_around(info.parent, info.scope) and _literal_accelerator(facts, value)
+        value = _sole_unconditional_value(facts, in_scope, name)
+        return value is not None and _literal_accelerator(facts, value)
 
     if literal_in(scope, f"{holder}.{field}"):
         return True

@@ -586,12 +586,14 @@ def _field_set_to_a_literal(facts: ModuleFacts, scope: Scope, field: str) -> boo
         return False
     # (`if args.seed is None: args.seed = 0` is a default: the command line may set another)
     info = facts.info(binds[0][0])
-    parent = info.parent if info is not None else None
+    if info is None:
+        return False
+    parent = info.parent
     while parent is not None and parent.scope is info.scope:
         if isinstance(parent.stmt, (ast.If, ast.Try, ast.For, ast.While)):
             return False
         parent = parent.parent
-    return info is not None
+    return True
 
 
 def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str], depth: int = 0) -> tuple[str | None, set[str]]:

@@ -175,7 +175,7 @@ class _Index:
                     records = records_by_name[name] = bool(
                         record.match(name) or is_record_helper(name) or is_artifact_record(name)
                         # `log_file.write("{}:{}".format(k, v) for k, v in vars(args).items())`
-                        or (name.endswith((".write", ".writelines")) and name.count(".") >= 1)
+                        or name.endswith((".write", ".writelines"))
                     )
                 if not records and own and site.node.func.__class__ is ast.Name:
                     # `report_final_metrics({"config": cfg.__dict__}, ...)`: the project's own
@@ -446,34 +446,29 @@ class _Index:
     def saved_paths(self) -> set[str]:
         """Path expressions this file saves to, as written (a later load of the same text
         reloads the run's own checkpoint)."""
+        return {self.facts.segment(target) for target in self._saved_path_exprs}
+
+    @cached_property
+    def saved_path_signatures(self) -> set[tuple]:
+        """The saved paths as _path_signature() (however the join is spelled)."""
+        return {sig for sig in map(_path_signature, self._saved_path_exprs) if sig[1]}
+
+    @cached_property
+    def _saved_path_exprs(self) -> list[ast.expr]:
         facts = self.facts
-        found: set[str] = set()
+        found: list[ast.expr] = []
         for site in facts.calls_in("save"):
             if site.name in ("torch.save",) or (site.method or "") in ("save_weights", "save_pretrained", "save"):
                 args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
                 pos = 1 if site.name == "torch.save" else 0
                 target = site.kwarg("f") or site.kwarg("filepath") or (args[pos] if len(args) > pos else None)
                 if target is not None:
-                    found.add(facts.segment(target))
+                    found.append(target)
         # Keras `ModelCheckpoint(filename, ...)` handed to fit(): the run writes that file
         for site in calls_named_ending(facts, "ModelCheckpoint", in_order=False):
             target = site.kwarg("filepath") or (site.node.args[0] if site.node.args and not isinstance(site.node.args[0], ast.Starred) else None)
             if target is not None:
-                found.add(facts.segment(target))
-        return found
-
-    @cached_property
-    def saved_path_signatures(self) -> set[tuple]:
-        """saved_paths, each as _path_signature() (however the join is spelled)."""
-        found = set()
-        for text in self.saved_paths:
-            try:
-                expr = ast.parse(text, mode="eval").body
-            except SyntaxError:
-                continue
-            signature = _path_signature(expr)
-            if signature[1]:
-                found.add(signature)
+                found.append(target)
         return found
 
     @cached_property
@@ -876,18 +871,12 @@ def _hands_whole_to_a_recorder(facts: ModuleFacts, site: CallSite, wholes: set[s
         params[i] for i, a in enumerate(site.node.args)
         if i < len(params) and isinstance(a, ast.Name) and a.id in wholes
     ] + [k.arg for k in site.node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id in wholes]
-    if not received:
-        return False
-    idx = index_of(facts)
-    return any(
-        p in text and whole_mention_pattern(p).search(text)
-        for rec in idx.recorders(target) for text in idx.argument_texts(rec) for p in received
-    )
+    return bool(received) and _records_whole(facts, target, received)
 
 
 def _returns_what_it_records(facts: ModuleFacts, call: ast.Call) -> bool:
     """Is ``call`` a same-module function that logs the object it returns, whole?"""
-    site = next((c for c in facts.calls_under(call) if c.node is call), None)
+    site = facts.site_of(call)
     target = site.target if site is not None else None
     if target is None:
         return False
@@ -895,10 +884,15 @@ def _returns_what_it_records(facts: ModuleFacts, call: ast.Call) -> bool:
         info.stmt.value.id for info in facts.scope_stmts(target)
         if isinstance(info.stmt, ast.Return) and isinstance(info.stmt.value, ast.Name)
     }
+    return bool(returned) and _records_whole(facts, target, returned)
+
+
+def _records_whole(facts: ModuleFacts, scope: Scope, names: Iterable[str]) -> bool:
+    """Does a log or record call of ``scope`` show one of ``names`` whole?"""
     idx = index_of(facts)
     return any(
-        r in text and whole_mention_pattern(r).search(text)
-        for site in idx.recorders(target) for text in idx.argument_texts(site) for r in returned
+        name in text and whole_mention_pattern(name).search(text)
+        for site in idx.recorders(scope) for text in idx.argument_texts(site) for name in names
     )
 
 
