@@ -15,6 +15,7 @@ Detectors ask questions of these facts; they never walk the tree again for calls
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -727,6 +728,7 @@ class ModuleFacts:
         out = self.calls_in("logging_general") + self.calls_in("logging_dl")
         if self.print_is_logging:
             out += self.calls_in("logging_print")
+        out += self._record_file_writes()
         seen: set[int] = set()
         unique = []
         for c in out:
@@ -734,6 +736,22 @@ class ModuleFacts:
                 seen.add(id(c))
                 unique.append(c)
         return unique
+
+    def _record_file_writes(self) -> list[CallSite]:
+        """``f.write(...)`` to a text file the code opened for writing under a record's
+        name (``with open(join(out, "result.csv"), "a+") as f``, ``log_f = open("train.log",
+        "w")``): a log kept by hand. Predictions or data written the same way rarely
+        mention a loss, a seed or a path, which is what the rules look for."""
+        out: list[CallSite] = []
+        by_name = self._calls_by_name
+        for name in by_name:
+            handle, _, method = name.rpartition(".")
+            if method not in ("write", "writelines") or not handle.isidentifier():
+                continue
+            for site in by_name[name]:
+                if _opened_as_record(site.scope.node, handle):
+                    out.append(site)
+        return out
 
     @cached_property
     def _logging_ids(self) -> frozenset[int]:
@@ -898,6 +916,39 @@ def own_expressions(stmt: ast.stmt, *, decorators: bool = True) -> list[ast.AST]
         elif isinstance(value, list):
             out.extend(v for v in value if isinstance(v, ast.AST))
     return out
+
+
+# A text file that is the run's record rather than an artefact (`log.txt`, `history.csv`).
+RECORD_FILE_NAME = re.compile(r"log|\.(txt|csv|jsonl?|ya?ml|out)$|metric|histor|result|loss", re.I)
+
+
+def _opened_as_record(scope_node: ast.AST, handle: str) -> bool:
+    """Is ``handle`` bound in this function by ``open(<record file>, "w"/"a")``?"""
+    for node in ast.walk(scope_node):
+        if isinstance(node, ast.With):
+            pairs = [(item.optional_vars, item.context_expr) for item in node.items]
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            pairs = [(node.targets[0], node.value)]
+        else:
+            continue
+        for target, value in pairs:
+            if isinstance(target, ast.Name) and target.id == handle and is_record_file_open(value):
+                return True
+    return False
+
+
+def is_record_file_open(value: ast.AST | None) -> bool:
+    """``open(join(out, "log.txt"), "a")``: a text file opened for writing under a name
+    that says it records the run."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "open" and value.args):
+        return False
+    mode = value.args[1] if len(value.args) > 1 else next((k.value for k in value.keywords if k.arg == "mode"), None)
+    if not (isinstance(mode, ast.Constant) and isinstance(mode.value, str) and mode.value[:1] in ("w", "a") and "b" not in mode.value):
+        return False
+    return any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) and RECORD_FILE_NAME.search(n.value)
+        for n in ast.walk(value.args[0])
+    )
 
 
 def walk(node: ast.AST) -> Iterator[ast.AST]:

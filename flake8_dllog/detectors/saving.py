@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, walk
+from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, is_record_file_open, walk
 from . import Report, rule
 from .training import calls_named_ending, is_training_module, training_loops
 
@@ -1671,6 +1671,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _site_evidence(facts, config, site, [path, result]):
             continue
+        if _beside_the_run_record(facts, site, path):
+            continue  # the run's log/events file sits in the same folder
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
         if _beside_a_reported_save(site.info, reported, config.window):
@@ -1728,6 +1730,73 @@ def _temporary_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -
     for expr in exprs:
         for node in walk(expr):
             if isinstance(node, ast.Call) and (dotted_name(node.func, facts.aliases) or "").startswith("tempfile."):
+                return True
+    return False
+
+
+# A call that keeps the run's own record in a folder: TensorBoard/CSV writers, a log-file
+# handler, a logger set up on the folder (`configure_logging(cfg.output_dir)`).
+LOG_SINK_CALL = re.compile(r"(SummaryWriter|FileWriter|create_file_writer|FileHandler|basicConfig|Logger|log)[^.]*$", re.I)
+_PATH_KEYWORDS = ("log_dir", "logdir", "filename", "save_dir", "dir", "path", "output_dir", "logs_dir")
+
+
+def _folder_heads(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, depth: int = 3) -> set[str]:
+    """The names a path is built on, from the outermost in: ``save_dir`` and ``args.out`` for
+    ``join(save_dir, "best.pt")`` after ``save_dir = join(args.out, "ckpt")``."""
+    heads: set[str] = set()
+    while expr is not None and depth > 0:
+        if isinstance(expr, ast.Call):
+            name = dotted_name(expr.func) or ""
+            if name.endswith(("path.join", "Path", "PurePath")) and expr.args:
+                expr = expr.args[0]
+            elif name.endswith("joinpath") and isinstance(expr.func, ast.Attribute):
+                expr = expr.func.value
+            else:
+                return heads
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Add)):
+            expr = expr.left
+        elif isinstance(expr, ast.JoinedStr) and expr.values and isinstance(expr.values[0], ast.FormattedValue):
+            expr = expr.values[0].value
+        elif isinstance(expr, (ast.Name, ast.Attribute, ast.Subscript)):
+            text = facts.segment(expr)
+            if not text or text in heads:
+                return heads
+            heads.add(text)
+            if not isinstance(expr, ast.Name):
+                return heads
+            bound = index_of(facts).binding(scope, expr.id, 10**9)
+            if bound is None:
+                return heads
+            expr, depth = bound, depth - 1
+        else:
+            return heads
+    return heads
+
+
+def _beside_the_run_record(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """The checkpoint goes into the folder where the run also writes its log, TensorBoard
+    events or metrics file (``SummaryWriter(args.out)`` ... ``torch.save(state,
+    join(args.out, "checkpoint.pth"))``): whoever reads the run's record has found the
+    weights' folder. Names compare within the function; attribute chains file-wide."""
+    heads = _folder_heads(facts, site.scope, path)
+    if not heads:
+        return False
+    save_nodes = {id(s.node) for s in facts.calls_in("save")}
+    for other in facts.calls:
+        name = other.name or ""
+        if id(other.node) in save_nodes or other.node is site.node:
+            continue
+        call = other.node
+        if name == "open":
+            if not is_record_file_open(call):
+                continue
+        elif not LOG_SINK_CALL.search(name.rsplit(".", 1)[-1]):
+            continue
+        args = list(call.args[:1]) + [k.value for k in call.keywords if k.arg in _PATH_KEYWORDS]
+        for arg in args:
+            found = _folder_heads(facts, other.scope, arg)
+            shared = heads & found
+            if any("." in h or other.scope is site.scope for h in shared):
                 return True
     return False
 
