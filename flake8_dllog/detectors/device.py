@@ -13,17 +13,18 @@ the caller that passes it in, ``__init__`` for ``self.device``). Reported once p
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from typing import Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, is_main_guard, walk
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, is_main_guard, walk
 from . import Report, rule
-from .configuration import config_aliases, config_recorded, hydra_configs, plain_dotted, root_name
+from .configuration import config_aliases, config_names, config_recorded, hydra_configs, plain_dotted, root_name
 from .evaluation import is_metric_call
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, _set_by_a_project_base, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
+    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, _set_by_a_project_base, _settings_module_attribute, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -426,12 +427,121 @@ def _may_decide_the_device(facts: ModuleFacts, site: CallSite, test: ast.expr) -
         value = _sole_unconditional_value(facts, site.scope, flag.id, module_too=True)
         if isinstance(value, ast.Constant) and value.value is True:
             return False
+    if isinstance(flag, (ast.Name, ast.Attribute)) and _flag_set_elsewhere(facts, site, flag):
+        return False
     texts = [facts.segment(test)]
     if isinstance(flag, ast.Name):
         # (`ok = torch.cuda.is_available(); if ok:`: the flag's value says what it decides)
         idx = index_of(facts)
         texts += [facts.segment(v) for _, v in idx.bindings(site.scope, flag.id) if v is not None]
     return any(DEVICE_DECISION_WORD.search(t or "") for t in texts)
+
+
+def _flag_set_elsewhere(facts: ModuleFacts, site: CallSite, flag: ast.Name | ast.Attribute) -> bool:
+    """``if use_cuda:`` with ``use_cuda`` a parameter no caller here fills in (or stored
+    from one, ``self.use_cuda``), or a constant of the project's settings module
+    (``config.use_cuda``): whoever sets it is outside this file, and a ``.cuda()`` it turns
+    on fails rather than falls back. This file cannot tell; it is silent."""
+    if isinstance(flag, ast.Attribute):
+        return stored_constructor_argument(facts, site, flag) or _settings_module_attribute(facts, site, flag)
+    if flag.id in facts.aliases and _sole_unconditional_value(facts, site.scope, flag.id, module_too=True) is None:
+        return True  # `from config import USE_CUDA`
+    return from_unseen_caller(facts, site, flag)
+
+
+# A name that says it decides between the CPU and an accelerator (`use_cpu`, `args.cpu`).
+CPU_WORD = re.compile(r"cpu", re.I)
+
+
+def _device_parts(facts: ModuleFacts, scope: Scope, expr: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a device expression, not looking inside calls to another module's
+    helper (``torch_utils.select_device(opt.device)``, ``setup_distributed(cfg)``): that
+    helper decides, and may log. Calls to torch, builtins, this file's functions and
+    methods of this file's objects (``cfg.get("device", ...)``) are looked into."""
+    idx = index_of(facts)
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.Call):
+            func = node.func
+            while isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)):
+                func = func.value if not isinstance(func, ast.Call) else func.func
+            head = func.id if isinstance(func, ast.Name) else None
+            resolved = (dotted_name(node.func, facts.aliases) or "").split(".", 1)[0]
+            local = head is not None and (
+                head == "self" or head in facts.functions or head in _BUILTIN_NAMES
+                or bool(idx.bindings(scope, head)) or bool(idx.bindings(facts.module, head)) or head in idx.parameters(scope)
+            )
+            if head is not None and not local and resolved not in ("torch", "jax"):
+                continue
+        stack.extend(child_nodes(node))
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | None, depth: int = 4) -> bool:
+    """Whether this file shows the placement being decided at run time: the device (or the
+    ``if`` around a bare ``.cuda()``) derives, through names, ``self`` attributes, same-file
+    functions and the arguments callers pass, from an availability test, a CPU branch, or
+    a field of the run's command line or config (``args.device``, ``cfg["gpu"]``). Without
+    one (a framework's device, a project helper's, a name imported from elsewhere) this file
+    cannot tell whether the device can silently differ, and the rule is silent."""
+    receiver = site.receiver
+    if isinstance(receiver, ast.Call) and (dotted_name(receiver.func, facts.aliases) or "").endswith("DataParallel"):
+        return True  # over however many GPUs are visible
+    idx = index_of(facts)
+    names = config_names(facts) - {"self"}
+    exprs: list[tuple[ast.AST, Scope, int]] = [(e, site.scope, depth) for e in _bare_cuda_deciders(facts, site)]
+    if dev is not None:
+        exprs.append((dev, site.scope, depth))
+    for parent in walk(site.stmt):
+        if isinstance(parent, (ast.IfExp, ast.BoolOp)) and any(n is site.node for n in walk(parent)):
+            exprs.append((parent, site.scope, depth))
+    seen: set[int] = set()
+    while exprs:
+        expr, scope, left = exprs.pop()
+        if id(expr) in seen:
+            continue
+        seen.add(id(expr))
+        follow: list[tuple[ast.AST, Scope, int]] = []
+        for node in _device_parts(facts, scope, expr):
+            if isinstance(node, ast.Constant):
+                if isinstance(node.value, str) and node.value.lower().startswith("cpu"):
+                    return True  # `"cuda" if ... else "cpu"`
+                continue
+            if isinstance(node, ast.Call):
+                name = dotted_name(node.func) or ""
+                if name.endswith(("is_available", "device_count")):
+                    return True
+                fn = facts.functions.get(name) if isinstance(node.func, ast.Name) else None
+                if fn is not None and left > 0:
+                    follow += [(r.value, fn, left - 1) for r in walk(fn.node) if isinstance(r, ast.Return) and r.value is not None]
+                continue
+            if isinstance(node, (ast.Attribute, ast.Subscript)):
+                text = dotted_name(node) or ""
+                if root_name(node) in names or (text.startswith("self.") and text.count(".") >= 2 and text.split(".")[1] in names):
+                    return True  # `args.device`, `cfg["gpu"]`, `self.args.device`: the command line or config chooses
+                if CPU_WORD.search(text):
+                    return True
+                if left > 0 and text.startswith("self.") and text.count(".") == 1 and scope.class_name:
+                    for other in facts.scopes:
+                        if other.class_name == scope.class_name:
+                            follow += [(v, other, left - 1) for _, v in idx.bindings(other, text) if v is not None]
+            elif isinstance(node, ast.Name):
+                if CPU_WORD.search(node.id):
+                    return True
+                if left <= 0:
+                    continue
+                for holder in (scope, facts.module):
+                    # (`rank, device = setup()`: an unpacked value is the whole call)
+                    follow += [(v if v is not None else stmt.value, holder, left - 1) for stmt, v in idx.bindings(holder, node.id)
+                               if v is not None or getattr(stmt, "value", None) is not None]
+                if node.id in idx.parameters(scope):
+                    follow += [(v, call.scope, left - 1) for call, v in _param_values(facts, scope, node.id) if v is not None]
+        exprs += follow
+    return False
 
 
 def _scope_logs_placement(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
@@ -1005,6 +1115,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         if _config_kept_whole(facts, site, keys[1]) or _shown_by_a_notebook_cell(facts, keys[0]):
             reported.add(id(site.scope))
             continue
+        if not _device_choice_visible(facts, site, dev_expr):
+            continue  # no availability test, CPU branch or run option decides it: cannot tell
         reported.add(id(site.scope))
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:
