@@ -728,7 +728,7 @@ class ModuleFacts:
         out = self.calls_in("logging_general") + self.calls_in("logging_dl")
         if self.print_is_logging:
             out += self.calls_in("logging_print")
-        out += self._record_file_writes()
+        out += self._record_file_writes() + self._bound_logger_calls()
         seen: set[int] = set()
         unique = []
         for c in out:
@@ -736,6 +736,27 @@ class ModuleFacts:
                 seen.add(id(c))
                 unique.append(c)
         return unique
+
+    def _bound_logger_calls(self) -> list[CallSite]:
+        """``lg = logging.getLogger(__name__)`` (or a project's ``get_logger(...)``), then
+        ``lg.info(...)``: a logger under a name that does not say so."""
+        by_name = self._calls_by_name
+        loggers: set[str] = set()
+        for name in by_name:
+            if name.rsplit(".", 1)[-1] not in LOGGER_FACTORIES:
+                continue
+            for site in by_name[name]:
+                stmt = site.stmt
+                if isinstance(stmt, ast.Assign) and stmt.value is site.node:
+                    loggers.update(dotted_name(t) or "" for t in stmt.targets)
+        loggers.discard("")
+        if not loggers:
+            return []
+        return [
+            site for name in by_name
+            if name.rpartition(".")[0] in loggers and name.rpartition(".")[2] in LOG_LEVEL_METHODS
+            for site in by_name[name]
+        ]
 
     def _record_file_writes(self) -> list[CallSite]:
         """``f.write(...)`` to a text file the code opened for writing under a record's
@@ -917,6 +938,10 @@ def own_expressions(stmt: ast.stmt, *, decorators: bool = True) -> list[ast.AST]
             out.extend(v for v in value if isinstance(v, ast.AST))
     return out
 
+
+# Calls that make a logger, and what a logger's logging methods are called.
+LOGGER_FACTORIES = frozenset({"getLogger", "get_logger", "setup_logger", "create_logger", "init_logger", "build_logger", "make_logger", "getChild"})
+LOG_LEVEL_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 
 # A text file that is the run's record rather than an artefact (`log.txt`, `history.csv`).
 RECORD_FILE_NAME = re.compile(r"log|\.(txt|csv|jsonl?|ya?ml|out)$|metric|histor|result|loss", re.I)

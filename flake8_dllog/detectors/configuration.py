@@ -629,6 +629,9 @@ class _FlowCall:
     loads: bool  # a config load on a receiver (`parser.parse_args()`)
     params: list[str] | None  # the parameters of the same-module callee, if any
     offset: int  # 1 when the callee's first parameter is `self`/`cls`
+    positional: list[ast.expr]  # the arguments filling params[offset:], in order
+    keywords: list[ast.keyword]  # the arguments passed by parameter name
+    target: Scope | None  # the same-module callee
 
 
 @dataclass(eq=False, slots=True)
@@ -714,7 +717,17 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
         if target is not None:
             params = scope_params(target)
             offset = 1 if params and params[0] in ("self", "cls") and (target.class_name is not None) else 0
-        flow_calls.append(_FlowCall(site, call_exprs(site), merges, loads, params, offset))
+        flow_calls.append(_FlowCall(site, call_exprs(site), merges, loads, params, offset, node.args, node.keywords, target))
+    # `mp.spawn(train_model, args=(world_size, args.lr))` runs `train_model(rank, world_size,
+    # lr)` in each process: the tuple fills the parameters after the rank.
+    for site in calls_named_ending(facts, "spawn"):
+        node = site.node
+        fn = node.args[0] if node.args else site.kwarg("fn")
+        passed = site.kwarg("args") if site.kwarg("args") is not None else (node.args[1] if len(node.args) > 1 else None)
+        target = functions.get(fn.id) if isinstance(fn, ast.Name) else None
+        if target is None or not isinstance(passed, ast.Tuple) or not passed.elts:
+            continue
+        flow_calls.append(_FlowCall(site, list(passed.elts), False, False, scope_params(target), 1, passed.elts, [], target))
     index = _ConfigIndex(assigns, flow_calls, self_recording, tracker_stores, for_loops, add_arguments, writes_or_recorders)
     facts._dllog_config_index = index  # type: ignore[attr-defined]
     return index
@@ -852,12 +865,12 @@ def _follow_aliases(facts: ModuleFacts, aliases: set[str]) -> set[str]:
             params = call.params
             if params is not None:
                 offset = call.offset
-                for i, arg in enumerate(site.node.args):
+                for i, arg in enumerate(call.positional):
                     if isinstance(arg, ast.Starred):
                         break
                     if i + offset < len(params) and _is_converting(arg, aliases):
                         aliases.add(params[i + offset])
-                for kw in site.node.keywords:
+                for kw in call.keywords:
                     if kw.arg and kw.arg in params and _is_converting(kw.value, aliases):
                         aliases.add(kw.arg)
         if len(aliases) == before:
@@ -961,8 +974,9 @@ def _project_runner(facts: ModuleFacts, name: str) -> bool:
     if not RUNNER_NAME.search(last):
         return False
     head = name.split(".", 1)[0]
-    if head in index_of(facts).project_imports:
-        return True
+    imports = index_of(facts).project_imports
+    if head in imports or (last in imports and last in facts.aliases):
+        return True  # (`from myproj.trainer import Trainer`: the name resolves to myproj.trainer.Trainer)
     # `exp.get_trainer(args)` on an object the project built (`exp = get_exp(...)`)
     return "." in name and last in ("get_trainer", "build_trainer", "get_runner", "build_runner")
 
@@ -1405,11 +1419,11 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
         aliases = aliases | sections
     for call in _config_index(facts).flow_calls:
         site, params = call.site, call.params
-        target = site.target
+        target = call.target
         if target is None or not params:
             continue
-        passed = [(kw.arg, kw.value) for kw in site.node.keywords if kw.arg in params]
-        for i, arg in enumerate(site.node.args):
+        passed = [(kw.arg, kw.value) for kw in call.keywords if kw.arg in params]
+        for i, arg in enumerate(call.positional):
             if isinstance(arg, ast.Starred) or i + call.offset >= len(params):
                 break
             passed.append((params[i + call.offset], arg))
@@ -1506,7 +1520,7 @@ def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:
 # Options that say where and how to run, not what to train: a parser made only of these
 # (plus on/off switches) carries no hyperparameters; they live in a config file or in code.
 INFRA_OPTION = re.compile(
-    r"^-*(local[_-]?rank|rank|node[_-]?rank|world[_-]?size|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
+    r"^-*(local[_-]?rank|rank|node[_-]?rank|(local[_-]?)?world[_-]?size|nproc[_-]?per[_-]?node|n?nodes|num[_-]?nodes|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
     r"devices?|cuda|device[_-]?ids?|num[_-]?workers|workers|j|config|configuration|cfg|c|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
     # the `.env` file of credentials and endpoints
     r"env|env[_-]?file|dotenv([_-]?(file|path))?|"

@@ -1025,9 +1025,13 @@ def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | 
         return False
     for call in site.scope.calls:
         name = call.name or ""
-        if not (name.startswith(("transformers.", "trl.")) and name.endswith("Trainer")):
+        if name.startswith(("transformers.", "trl.")) and name.endswith("Trainer"):
+            given = call.kwarg("model")
+        elif (name.endswith(("fabric.setup", "Fabric.setup", "fabric.setup_module")) or name == "deepspeed.initialize") and call.node.lineno >= site.node.lineno:
+            # Lightning Fabric and DeepSpeed then move the model to the device they manage
+            given = call.kwarg("model") or call.kwarg("module")
+        else:
             continue
-        given = call.kwarg("model")
         if given is None and call.node.args:
             given = call.node.args[0]
         if isinstance(given, ast.Name) and given.id == model.id:

@@ -824,6 +824,17 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
                     return True
                 if any(w in text and p.search(text) for w, p in whole_patterns):
                     return True
+    # `self.checkpoint_dir` printed by another method of the class (`load_model()`, run from
+    # `__init__`): the object's attribute is the same value in every method.
+    self_patterns = [(k, p) for k, p in patterns if k.startswith("self.") and k.count(".") == 1]
+    if self_patterns and scope.class_name:
+        for sc in facts.scopes:
+            if sc is scope or sc.class_name != scope.class_name:
+                continue
+            for site in idx.recorders(sc):
+                for text in idx.argument_texts(site):
+                    if any(k in text and p.search(text) for k, p in self_patterns):
+                        return True
     # `opt = get_opt()` where `def get_opt(): opt = parse_opts(); print(opt); return opt`
     for whole in wholes:
         for sc in scopes:
@@ -1377,6 +1388,9 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             )
         if name == "str" and len(expr.args) == 1 and not expr.keywords and _counter_expr(facts, site, expr.args[0]):
             return True  # `"epoch_" + str(epoch) + ".pt"`
+        if name == "open" and expr.args:
+            # `f = open("model.pickle", "wb")` ... `torch.save(model, f)`: the handle's file
+            return is_literal_path(facts, site, expr.args[0], depth)
         if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath", "dirname", "realpath", "normpath")) or name == "str":
             if not expr.args or expr.keywords:
                 return False
@@ -1673,6 +1687,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _beside_the_run_record(facts, site, path):
             continue  # the run's log/events file sits in the same folder
+        if _clearml_task(facts):
+            continue  # ClearML's torch binding registers every saved file (with its path) as an output model
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
         if _beside_a_reported_save(site.info, reported, config.window):
@@ -1771,6 +1787,13 @@ def _folder_heads(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, depth:
         else:
             return heads
     return heads
+
+
+def _clearml_task(facts: ModuleFacts) -> bool:
+    """The file starts a ClearML task (``Task.init(...)``): by default ClearML patches
+    ``torch.save``/``torch.load`` (and Keras/TF saves) and records each file as an output or
+    input model of the task, path included."""
+    return any(site.name.startswith("clearml.") for site in calls_named_ending(facts, "Task.init", in_order=False))
 
 
 def _beside_the_run_record(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
