@@ -216,6 +216,8 @@ def check_source(
             return result
         if noqa and _may_say_file_noqa(text) and FILE_NOQA_RE.search(text):
             return result
+        if not mentions_deep_learning(text, config):
+            return result  # (check_tree() asks too; here it also spares splitting the lines)
         lines = split_source_lines(text)
         result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo, text=text)
         return result

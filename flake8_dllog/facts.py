@@ -743,8 +743,8 @@ class ModuleFacts:
         by_name = self._calls_by_name
         loggers: set[str] = set()
         for name in by_name:
-            if name.rsplit(".", 1)[-1] not in LOGGER_FACTORIES:
-                continue
+            if not name.endswith(LOGGER_FACTORIES) or name.rsplit(".", 1)[-1] not in LOGGER_FACTORIES:
+                continue  # (the C-level suffix test first: every call name passes here)
             for site in by_name[name]:
                 stmt = site.stmt
                 if isinstance(stmt, ast.Assign) and stmt.value is site.node:
@@ -766,8 +766,10 @@ class ModuleFacts:
         out: list[CallSite] = []
         by_name = self._calls_by_name
         for name in by_name:
-            handle, _, method = name.rpartition(".")
-            if method not in ("write", "writelines") or not handle.isidentifier():
+            if not name.endswith((".write", ".writelines")):
+                continue
+            handle = name.rpartition(".")[0]
+            if not handle.isidentifier():
                 continue
             for site in by_name[name]:
                 if _opened_as_record(site.scope.node, handle):
@@ -940,7 +942,7 @@ def own_expressions(stmt: ast.stmt, *, decorators: bool = True) -> list[ast.AST]
 
 
 # Calls that make a logger, and what a logger's logging methods are called.
-LOGGER_FACTORIES = frozenset({"getLogger", "get_logger", "setup_logger", "create_logger", "init_logger", "build_logger", "make_logger", "getChild"})
+LOGGER_FACTORIES = ("getLogger", "get_logger", "setup_logger", "create_logger", "init_logger", "build_logger", "make_logger", "getChild")
 LOG_LEVEL_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 
 # A text file that is the run's record rather than an artefact (`log.txt`, `history.csv`).

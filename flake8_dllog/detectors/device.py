@@ -492,7 +492,7 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
     if isinstance(receiver, ast.Call) and (dotted_name(receiver.func, facts.aliases) or "").endswith("DataParallel"):
         return True  # over however many GPUs are visible
     idx = index_of(facts)
-    names = config_names(facts) - {"self"}
+    names: set[str] | None = None  # the config names, worked out at the first field seen
     exprs: list[tuple[ast.AST, Scope, int]] = [(e, site.scope, depth) for e in _bare_cuda_deciders(facts, site)]
     if dev is not None:
         exprs.append((dev, site.scope, depth))
@@ -521,6 +521,8 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
                 continue
             if isinstance(node, (ast.Attribute, ast.Subscript)):
                 text = dotted_name(node) or ""
+                if names is None:
+                    names = config_names(facts) - {"self"}
                 if root_name(node) in names or (text.startswith("self.") and text.count(".") >= 2 and text.split(".")[1] in names):
                     return True  # `args.device`, `cfg["gpu"]`, `self.args.device`: the command line or config chooses
                 if CPU_WORD.search(text):
