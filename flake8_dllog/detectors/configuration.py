@@ -608,6 +608,11 @@ def _is_converting(value: ast.AST, names: set[str]) -> bool:
             _, fields = mentions([k.value for k in value.keywords], names)
             return len(fields) >= 2
         return False
+    if (
+        isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and type(value.slice.value) is int
+        and plain_dotted(value.value) in names
+    ):
+        return True  # `model_args = parsed[0]` of `parse_args_into_dataclasses()`: one whole part
     if isinstance(value, (ast.JoinedStr, ast.Dict, ast.BinOp, ast.IfExp, ast.Subscript)):
         return mentions_whole([value], names)
     return False

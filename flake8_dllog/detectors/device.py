@@ -481,6 +481,41 @@ def _device_parts(facts: ModuleFacts, scope: Scope, expr: ast.AST) -> Iterator[a
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _per_element_move(site: CallSite) -> bool:
+    """The move is applied to a comprehension's own variable: a loop over a batch's parts."""
+    receiver = site.receiver
+    if not isinstance(receiver, ast.Name):
+        return False
+    for node in walk(site.stmt):
+        if isinstance(node, _COMPREHENSIONS) and any(n is site.node for n in walk(node)):
+            if any(receiver.id in {t.id for t in walk(g.target) if isinstance(t, ast.Name)} for g in node.generators):
+                return True
+    return False
+
+
+def _bound_to_a_project_object(facts: ModuleFacts, scope: Scope, name: str) -> bool:
+    """``cfg = Config()`` with ``Config`` from the project's settings module: a conventional
+    config name that holds values written in another file, not this run's options."""
+    idx = index_of(facts)
+    binds = idx.bindings(scope, name) or idx.bindings(facts.module, name)
+    if not binds:
+        return False
+    for _, value in binds:
+        if (
+            isinstance(value, ast.Call) and (dotted_name(value.func) or "").endswith(("replace", "copy"))
+            and value.args and isinstance(value.args[0], ast.Name) and value.args[0].id == name
+        ):
+            continue  # `cfg = replace(cfg, use_crops=args.use_crops)`: the same settings, one field changed
+        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name) or not value.func.id[:1].isupper():
+            return False  # (`args = get_args()`: a project helper that parses the command line)
+        if value.func.id not in idx.project_imports or value.func.id not in facts.aliases:
+            return False
+    return True
+
+
 def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | None, depth: int = 4) -> bool:
     """Whether this file shows the placement being decided at run time: the device (or the
     ``if`` around a bare ``.cuda()``) derives, through names, ``self`` attributes, same-file
@@ -522,7 +557,7 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
             if isinstance(node, (ast.Attribute, ast.Subscript)):
                 text = dotted_name(node) or ""
                 if names is None:
-                    names = config_names(facts) - {"self"}
+                    names = {n for n in config_names(facts) - {"self"} if not _bound_to_a_project_object(facts, scope, n)}
                 if root_name(node) in names or (text.startswith("self.") and text.count(".") >= 2 and text.split(".")[1] in names):
                     return True  # `args.device`, `cfg["gpu"]`, `self.args.device`: the command line or config chooses
                 if CPU_WORD.search(text):
@@ -1123,6 +1158,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if not _device_choice_visible(facts, site, dev_expr):
             continue  # no availability test, CPU branch or run option decides it: cannot tell
+        if _per_element_move(site):
+            continue  # `[d.to(self.device) for d in data]`: a batch's tensors, one by one
         reported.add(id(site.scope))
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:

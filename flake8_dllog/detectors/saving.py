@@ -177,11 +177,15 @@ class _Index:
                         # `log_file.write("{}:{}".format(k, v) for k, v in vars(args).items())`
                         or name.endswith((".write", ".writelines"))
                     )
-                if not records and own and site.node.func.__class__ is ast.Name:
+                if not records and site.node.func.__class__ is ast.Name and (own or self.star_imports_project):
                     # `report_final_metrics({"config": cfg.__dict__}, ...)`: the project's own
-                    # reporting helper, imported (its body is elsewhere)
+                    # reporting helper, imported by name or through `from utils import *`
+                    # (its body is elsewhere)
                     func = site.node.func.id
-                    records = func in own and PROJECT_REPORTER_NAME.search(func) is not None
+                    records = (
+                        (func in own or (func not in facts.functions and func not in facts.aliases and self.star_imports_project))
+                        and PROJECT_REPORTER_NAME.search(func) is not None
+                    )
                 if records or is_log_call(facts, site):
                     found.append(site)
         return found
@@ -791,7 +795,8 @@ def _bounded_pattern_cache(build: Callable[[str], str]) -> Callable[[str], re.Pa
 mention_pattern = _bounded_pattern_cache(lambda key: r"(?<![\w.])" + re.escape(key) + r"(?![\w])")
 # A log that prints this whole object (not one of its attributes or items).
 # (`cfg.__dict__` is the whole object too)
-whole_mention_pattern = _bounded_pattern_cache(lambda whole: r"(?<![\w.])" + re.escape(whole) + r"(?:\.__dict__\b|(?![\w.\[]))")
+# (`cfg.__dict__` and argparse's `args._get_kwargs()` are the whole object too)
+whole_mention_pattern = _bounded_pattern_cache(lambda whole: r"(?<![\w.])" + re.escape(whole) + r"(?:\.__dict__\b|\._get_kwargs\(|(?![\w.\[]))")
 
 
 def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[str], set[str]]) -> bool:
@@ -2141,12 +2146,21 @@ def _after_a_literal_run(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _literal_run(facts: ModuleFacts) -> bool:
     loops = training_loops(facts)
-    if not loops or not all(_literal_count_loop(facts, tl.loop) for tl in loops):
+    if not loops or not all(_literal_count_loop(facts, tl.loop) or _run_by_literal_loops(facts, tl.scope) for tl in loops):
         return False
     from .configuration import config_loads  # (configuration imports this module)
 
     # (seeded or not: an unseeded run is DLL500's finding, once, not every save's)
     return not config_loads(facts)
+
+
+def _run_by_literal_loops(facts: ModuleFacts, scope: Scope) -> bool:
+    """A batch loop in ``def train(loader, ...)`` that this file calls only from literal
+    count loops (``for t in range(20): train(data, model, ...)``): the count decides the run."""
+    callers = index_of(facts).callers(scope)
+    return bool(callers) and all(
+        any(_literal_count_loop(facts, loop) for loop in call.loops) for call in callers
+    )
 
 
 def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:

@@ -1344,22 +1344,32 @@ def _other_logging_kept(facts: ModuleFacts, site: CallSite) -> bool:
     Callbacks the engine cannot see (a list built elsewhere) get the benefit of the doubt."""
     if calls_named_ending(facts, "autolog", in_order=False):
         return True
-    callbacks = site.kwarg("callbacks")
-    if callbacks is None:
-        return False
-    if isinstance(callbacks, ast.Name):
-        callbacks = _last_bound_before(facts, site, callbacks.id)
-    if not isinstance(callbacks, (ast.List, ast.Tuple)):
-        return True  # built elsewhere: cannot tell what it holds
-    for element in callbacks.elts:
+    elements: list[ast.expr] = []
+    givers = [site]
+    if site.name.rsplit(".", 1)[-1] in ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig"):
+        # The HF arguments' callbacks are the Trainer's: `Trainer(..., callbacks=[...])`
+        # or `trainer.add_callback(CsvLogger(...))`.
+        givers += [c for c in calls_named_ending(facts, "Trainer", in_order=False) if c is not site]
+        elements += [a for c in calls_named_ending(facts, ".add_callback", in_order=False) for a in c.node.args[:1]]
+    for giver in givers:
+        callbacks = giver.kwarg("callbacks")
+        if callbacks is None:
+            continue
+        if isinstance(callbacks, ast.Name):
+            callbacks = _last_bound_before(facts, giver, callbacks.id)
+        if not isinstance(callbacks, (ast.List, ast.Tuple)):
+            return True  # built elsewhere: cannot tell what it holds
+        elements += callbacks.elts
+    for element in elements:
         if not isinstance(element, ast.Call):
             return True  # a callback object made elsewhere
         name = dotted_name(element.func, facts.aliases) or ""
         last = name.rsplit(".", 1)[-1]
         if LOGGING_CALLBACK.search(last):
             return True
-        # A callback class of this module whose methods log (`on_epoch_end: print(logs)`).
-        if any(scope.class_name == last and facts.scope_logs(scope) for scope in facts.scopes):
+        # A callback class of this module whose methods log (`on_epoch_end: print(logs)`),
+        # or that takes the Trainer's log records (`on_log(self, args, state, control, logs)`).
+        if any(scope.class_name == last and (facts.scope_logs(scope) or scope.name == "on_log") for scope in facts.scopes):
             return True
     return False
 
