@@ -970,6 +970,9 @@ HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "set
 
 
 # Names of the project's own code that runs training with what it is handed.
+# Lightning's tracker loggers: what a run is named is shown with its charts.
+TRACKER_LOGGERS = ("WandbLogger", "TensorBoardLogger", "MLFlowLogger", "CometLogger", "NeptuneLogger", "wandb.init")
+
 RUNNER_NAME = re.compile(r"(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_)", re.I)
 
 
@@ -1104,7 +1107,7 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                         fields = {ast.unparse(part)}
                     # several fields only when joined into text (a run name), not computed
                     # into a number (`total = args.num_steps * args.num_processes`)
-                    if not whole and (len(fields) == 1 or (len(fields) <= 3 and _is_text(part))):
+                    if not whole and (len(fields) == 1 or (len(fields) <= 6 and _is_text(part))):
                         out[name.id] = frozenset(fields)
                         if _plain_field_value(part):
                             plain.add(name.id)
@@ -1287,8 +1290,9 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             }) >= 2:
                 return True
     # ... and a TensorBoard run named after them (`SummaryWriter(comment=f"-lr{args.lr}-bs{args.bs}")`).
-    for site in calls_named_ending(facts, ("TrainingArguments", "Config", "SummaryWriter"), in_order=False):
-        if site.name.startswith(HF_ARGUMENTS_PACKAGES) or site.name.endswith("SummaryWriter"):
+    # ... or a tracker run named after them (`WandbLogger(name=f"{args.model}-{args.lr}")`).
+    for site in calls_named_ending(facts, ("TrainingArguments", "Config", "SummaryWriter") + TRACKER_LOGGERS, in_order=False):
+        if site.name.startswith(HF_ARGUMENTS_PACKAGES) or site.name.endswith(("SummaryWriter",) + TRACKER_LOGGERS):
             exprs = call_exprs(site)
             whole, fields = mentions(exprs, aliases)
             fields |= {f for e in exprs for n in walk(e) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
