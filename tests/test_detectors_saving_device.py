@@ -305,7 +305,7 @@ save_weights_to(model, f"{args.out}/epoch{epoch}.pt")
 
 def test_keras_save_weights_context():
     source = """
-    model.fit(x, y, epochs=3)
+    model.fit(x, y, epochs=args.epochs)
     model.save_weights(os.path.join(args.out, "w.h5"))
     """
     [finding] = only(check(source), "DLL201")

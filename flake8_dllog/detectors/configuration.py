@@ -1533,7 +1533,9 @@ INFRA_OPTION = re.compile(
     r"devices?|cuda|device[_-]?ids?|num[_-]?workers|workers|j|config|configuration|cfg|c|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
     # the `.env` file of credentials and endpoints
     r"env|env[_-]?file|dotenv([_-]?(file|path))?|"
-    r"resume|checkpoint|ckpt|(checkpoint|ckpt)[_-]?(path|dir|file)|max[_-]?(checkpoints|to[_-]?keep)|output[_-]?dir|out[_-]?dir|save[_-]?dir|log[_-]?dir|work[_-]?dir|data[_-]?(dir|root|path)|"
+    r"resume|checkpoint|ckpt|max[_-]?(checkpoints|to[_-]?keep)|"
+    # where things are read from or written to (`--gen_dir`, `--data_root`, `--ckpt_path`)
+    r"([a-z0-9_-]*[_-]|log|logs|out|save|work|data|ckpt|checkpoint|output|model|gen|result|results|exp|run|cache)?(dir|dirs|path|paths|root|file|files|folder)|"
     r"debug|verbose|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16|"
     # the seed is DLL501's: a parser of seeds and switches holds no hyperparameters
     r"seed|random[_-]?seed|manual[_-]?seed)$",

@@ -596,6 +596,18 @@ def _field_set_to_a_literal(facts: ModuleFacts, scope: Scope, field: str) -> boo
     return True
 
 
+def _project_module_constant(facts: ModuleFacts, scope: Scope, expr: ast.Attribute) -> bool:
+    """``params.seed`` with ``import params`` (a module of the project, not rebound here)."""
+    head = expr.value
+    # (`import params` or `from project import params`: the alias names a whole module)
+    if not isinstance(head, ast.Name) or facts.aliases.get(head.id) not in facts.imported_modules and not (
+        head.id in facts.aliases and facts.aliases[head.id].rsplit(".", 1)[-1] == head.id and head.id in facts.imported_modules
+    ):
+        return False
+    idx = index_of(facts)
+    return head.id in idx.own_module_imports and not idx.bindings(scope, head.id) and not idx.bindings(facts.module, head.id)
+
+
 def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str], depth: int = 0) -> tuple[str | None, set[str]]:
     """Where a seed value comes from: "config" (args/cfg/env/CLI), "random" (drawn at run
     time), or None (a literal, a per-worker value, or unknown). Also returns the names that
@@ -635,6 +647,8 @@ def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str]
         text = plain_dotted(expr)
         if root in _literal_configs(facts):
             return None, set()  # `config = {"seed": 42, ...}`: a literal seed in the source
+        if isinstance(expr, ast.Attribute) and _project_module_constant(facts, scope, expr):
+            return None, set()  # `import params` ... `params.seed`: written in the project's settings module
         if text and isinstance(expr, ast.Attribute) and _field_set_to_a_literal(facts, scope, text):
             return None, set()  # `config = ConfigDict(); config.seed = 42`
         if root in names or (root == "self" and _self_config(expr, names)):

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 from ..config import Config
 from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, is_record_file_open, walk
 from . import Report, rule
-from .training import calls_named_ending, is_training_module, training_loops
+from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 def memoised(test: Callable[[str], object]) -> Callable[[str], bool]:
     """``test(text) is not None`` (a compiled pattern's ``search`` or ``match``), remembered
@@ -186,6 +186,10 @@ class _Index:
                         (func in own or (func not in facts.functions and func not in facts.aliases and self.star_imports_project))
                         and PROJECT_REPORTER_NAME.search(func) is not None
                     )
+                if not records and site.node.func.__class__ is ast.Name:
+                    # `class ModifiedTrainer(Trainer)` of this file: still the HF Trainer,
+                    # which saves and reports the arguments it is given
+                    records = any(record.match(base) for base in self.local_class_bases.get(site.node.func.id, ()))
                 if records or is_log_call(facts, site):
                     found.append(site)
         return found
@@ -288,6 +292,19 @@ class _Index:
         return frozenset(
             name for name in self.project_imports if name not in self._library_import_names
         )
+
+    @cached_property
+    def local_class_bases(self) -> dict[str, tuple[str, ...]]:
+        """Classes of this module (that have methods) -> their bases, import aliases resolved."""
+        aliases = self.facts.aliases
+        out: dict[str, tuple[str, ...]] = {}
+        for scope in self.facts.scopes:
+            if scope.class_name and scope.class_name not in out:
+                out[scope.class_name] = tuple(
+                    aliases.get(b.split(".", 1)[0], b.split(".", 1)[0]) + ("." + b.split(".", 1)[1] if "." in b else "")
+                    for b in scope.class_bases
+                )
+        return out
 
     @cached_property
     def _library_import_names(self) -> frozenset[str]:
@@ -1396,6 +1413,10 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
         if name == "open" and expr.args:
             # `f = open("model.pickle", "wb")` ... `torch.save(model, f)`: the handle's file
             return is_literal_path(facts, site, expr.args[0], depth)
+        if name.endswith(("get_file", "hf_hub_download", "download_url_to_file", "cached_download")):
+            # `keras.utils.get_file("weights.h5", "https://...")`: a file named and fetched by the source
+            args = list(expr.args) + [k.value for k in expr.keywords if k.arg not in ("cache_dir", "cache_subdir")]
+            return bool(args) and all(is_literal_path(facts, site, a, depth) or isinstance(a, ast.Constant) for a in args)
         if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath", "dirname", "realpath", "normpath")) or name == "str":
             if not expr.args or expr.keywords:
                 return False
@@ -1472,7 +1493,10 @@ def _settings_module_attribute(facts: ModuleFacts, site: CallSite, expr: ast.Att
     """``config.GMF_model_path`` of ``import config``: a value written in the project's
     settings module, not chosen by this run."""
     head = expr.value
-    if head.__class__ is not ast.Name or not SETTINGS_MODULE.search(head.id):
+    if head.__class__ is not ast.Name:
+        return False
+    module = facts.aliases.get(head.id, head.id)  # (`import config as ctg`: the module's own name)
+    if not SETTINGS_MODULE.search(module.rsplit(".", 1)[-1]):
         return False
     idx = index_of(facts)
     return (
@@ -1757,7 +1781,8 @@ def _temporary_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -
 
 # A call that keeps the run's own record in a folder: TensorBoard/CSV writers, a log-file
 # handler, a logger set up on the folder (`configure_logging(cfg.output_dir)`).
-LOG_SINK_CALL = re.compile(r"(SummaryWriter|FileWriter|create_file_writer|FileHandler|basicConfig|Logger|log)[^.]*$", re.I)
+# (the HF Trainer's `output_dir` gets its checkpoints, trainer_state.json and training_args.bin)
+LOG_SINK_CALL = re.compile(r"(SummaryWriter|FileWriter|create_file_writer|FileHandler|basicConfig|TensorBoard|Logger|log|TrainingArguments|SFTConfig|DPOConfig)[^.]*$", re.I)
 _PATH_KEYWORDS = ("log_dir", "logdir", "filename", "save_dir", "dir", "path", "output_dir", "logs_dir")
 
 
@@ -2031,6 +2056,9 @@ def _scope_records_run(idx: _Index, scope: Scope) -> bool:
         # `torch.save({"hidden_dim": args.hidden_dim, ...}, info_path)` next to the weights
         if name.rsplit(".", 1)[-1] in ("save", "dump") and call.node.args and _settings_dict(idx.facts, call, call.node.args[0]):
             return True
+        # `pickle.dump(config, fp)` of the whole parsed configuration
+        if name.rsplit(".", 1)[-1] == "dump" and call.node.args and _whole_config_object(idx.facts, call.node.args[0]):
+            return True
         # `shutil.copy(config_path, result_path / "config.json")`: the run's config kept beside it
         if name.startswith("shutil.copy") and CONFIG_COPY.search(" ".join(idx.facts.segment(a) for a in call.node.args)):
             return True
@@ -2038,6 +2066,17 @@ def _scope_records_run(idx: _Index, scope: Scope) -> bool:
         if call.method == "write" and call.node.args and len({m.group(0).lower() for m in METADATA_KEY.finditer(idx.facts.segment(call.node.args[0]))}) >= 2:
             return True
     return False
+
+
+def _whole_config_object(facts: ModuleFacts, expr: ast.expr) -> bool:
+    """``config`` (or ``vars(config)``, ``config.__dict__``) where ``config`` holds a loaded configuration."""
+    from .configuration import config_names  # (configuration imports this module)
+
+    if isinstance(expr, ast.Call) and dotted_name(expr.func) == "vars" and expr.args:
+        expr = expr.args[0]
+    elif isinstance(expr, ast.Attribute) and expr.attr == "__dict__":
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id in config_names(facts)
 
 
 def _visible_names(facts: ModuleFacts, site: CallSite) -> list[str]:
@@ -2146,12 +2185,29 @@ def _after_a_literal_run(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _literal_run(facts: ModuleFacts) -> bool:
     loops = training_loops(facts)
-    if not loops or not all(_literal_count_loop(facts, tl.loop) or _run_by_literal_loops(facts, tl.scope) for tl in loops):
+    fits = framework_training_calls(facts)
+    if not loops and not fits:
+        return False
+    if not all(_literal_count_loop(facts, tl.loop) or _run_by_literal_loops(facts, tl.scope) for tl in loops):
+        return False
+    if not all(_literal_epochs(facts, site) for site in fits):
         return False
     from .configuration import config_loads  # (configuration imports this module)
 
     # (seeded or not: an unseeded run is DLL500's finding, once, not every save's)
     return not config_loads(facts)
+
+
+def _literal_epochs(facts: ModuleFacts, site: CallSite) -> bool:
+    """``model.fit(x, y, epochs=100)`` (or ``EPOCHS = 100`` bound once): a Keras run whose
+    length the source spells out."""
+    if not (site.name or "").endswith(".fit"):
+        return False  # (`trainer.train()`: its length is in arguments built elsewhere)
+    epochs = site.kwarg("epochs")
+    if isinstance(epochs, ast.Name):
+        binds = index_of(facts).bindings(facts.module, epochs.id)
+        epochs = binds[0][1] if len(binds) == 1 else None
+    return isinstance(epochs, ast.Constant) and type(epochs.value) is int
 
 
 def _run_by_literal_loops(facts: ModuleFacts, scope: Scope) -> bool:
@@ -2217,7 +2273,7 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             continue
         if _metadata_in_path(facts, site, path):
             continue
-        if _after_a_literal_run(facts, site):
+        if _after_a_literal_run(facts, site) or _before_any_training(facts, site):
             continue
         if _restore_point_of_this_run(facts, site, path):
             continue
@@ -2237,6 +2293,16 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         # format the rest of the project expects, so that is the author's call, not a fix.
         report.fixable = call != "save_weights"
         yield report
+
+
+def _before_any_training(facts: ModuleFacts, site: CallSite) -> bool:
+    """``model.save_weights("init_weights.h5")`` and only then ``model.fit(...)``: the
+    initial weights, before any step; there is no epoch or optimizer state to keep yet."""
+    if site.loops:
+        return False
+    starts = [tl.loop.lineno for tl in training_loops(facts) if tl.scope is site.scope]
+    starts += [c.node.lineno for c in framework_training_calls(facts) if c.scope is site.scope]
+    return bool(starts) and min(starts) > site.node.lineno
 
 
 def _restore_point_of_this_run(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
