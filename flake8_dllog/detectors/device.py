@@ -534,7 +534,10 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
     for parent in walk(site.stmt):
         if isinstance(parent, (ast.IfExp, ast.BoolOp)) and any(n is site.node for n in walk(parent)):
             exprs.append((parent, site.scope, depth))
+    if isinstance(dev, ast.Name) and _asserted_accelerator(facts, site.scope, dev.id):
+        return False  # `assert device.type == "cuda"`: a CPU fallback fails loudly
     seen: set[int] = set()
+    saw_cpu = saw_choice = False  # a "cpu" value alone (`load(m, "cpu")`) is no choice
     while exprs:
         expr, scope, left = exprs.pop()
         if id(expr) in seen:
@@ -542,15 +545,25 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
         seen.add(id(expr))
         follow: list[tuple[ast.AST, Scope, int]] = []
         for node in _device_parts(facts, scope, expr):
+            if isinstance(node, (ast.IfExp, ast.BoolOp, ast.If)):
+                saw_choice = True
             if isinstance(node, ast.Constant):
-                if isinstance(node.value, str) and node.value.lower().startswith("cpu"):
-                    return True  # `"cuda" if ... else "cpu"`
+                if isinstance(node.value, str):
+                    value = node.value.lower()
+                    if value.startswith("cpu"):
+                        saw_cpu = True  # `"cuda" if ... else "cpu"`
+                    elif value.startswith(("cuda", "mps", "gpu", "xla", "tpu")):
+                        saw_choice = True
+                if saw_cpu and saw_choice:
+                    return True
                 continue
             if isinstance(node, ast.Call):
                 name = dotted_name(node.func) or ""
                 if name.endswith(("is_available", "device_count")):
                     return True
                 fn = facts.functions.get(name) if isinstance(node.func, ast.Name) else None
+                if fn is None and name.startswith("self.") and name.count(".") == 1 and scope.class_name:
+                    fn = facts.functions.get(f"{scope.class_name}.{name[5:]}")  # `self.set_seed_and_device(...)`
                 if fn is not None and left > 0:
                     follow += [(r.value, fn, left - 1) for r in walk(fn.node) if isinstance(r, ast.Return) and r.value is not None]
                 continue
@@ -558,7 +571,9 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
                 text = dotted_name(node) or ""
                 if names is None:
                     names = {n for n in config_names(facts) - {"self"} if not _bound_to_a_project_object(facts, scope, n)}
-                if root_name(node) in names or (text.startswith("self.") and text.count(".") >= 2 and text.split(".")[1] in names):
+                if (root_name(node) in names or (text.startswith("self.") and text.count(".") >= 2 and text.split(".")[1] in names)) and (
+                    DEVICE_DECISION_WORD.search(facts.segment(node) or "")
+                ):
                     return True  # `args.device`, `cfg["gpu"]`, `self.args.device`: the command line or config chooses
                 if CPU_WORD.search(text):
                     return True
@@ -571,13 +586,25 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
                     return True
                 if left <= 0:
                     continue
+                if node.id in idx.parameters(scope):
+                    # (a parameter shadows the global of the same name: what the callers pass)
+                    follow += [(v, call.scope, left - 1) for call, v in _param_values(facts, scope, node.id) if v is not None]
+                    continue
                 for holder in (scope, facts.module):
                     # (`rank, device = setup()`: an unpacked value is the whole call)
                     follow += [(v if v is not None else stmt.value, holder, left - 1) for stmt, v in idx.bindings(holder, node.id)
                                if v is not None or getattr(stmt, "value", None) is not None]
-                if node.id in idx.parameters(scope):
-                    follow += [(v, call.scope, left - 1) for call, v in _param_values(facts, scope, node.id) if v is not None]
         exprs += follow
+    return False
+
+
+def _asserted_accelerator(facts: ModuleFacts, scope: Scope, name: str) -> bool:
+    """``assert device.type == "cuda"`` (or ``assert torch.cuda.is_available()``) in the scope."""
+    for info in facts.scope_stmts(scope):
+        if isinstance(info.stmt, ast.Assert):
+            text = facts.segment(info.stmt.test) or ""
+            if "cuda" in text and (name in text or "is_available" in text):
+                return True
     return False
 
 
