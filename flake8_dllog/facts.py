@@ -822,6 +822,18 @@ class ModuleFacts:
         end = getattr(node, "end_lineno", start)
         return [c for c in self.calls if start <= c.node.lineno <= end]
 
+    def methods_of(self, class_name: str) -> list[Scope]:
+        """The scopes of a class of this module (its methods), in source order."""
+        return self._methods_by_class.get(class_name, [])
+
+    @cached_property
+    def _methods_by_class(self) -> dict[str, list[Scope]]:
+        index: dict[str, list[Scope]] = {}
+        for scope in self.scopes:
+            if scope.class_name:
+                index.setdefault(scope.class_name, []).append(scope)
+        return index
+
     def site_of(self, call: ast.Call) -> CallSite | None:
         """The recorded call site of this ``ast.Call`` node."""
         return next((c for c in self.calls_under(call) if c.node is call), None)

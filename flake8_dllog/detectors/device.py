@@ -523,19 +523,15 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
     a field of the run's command line or config (``args.device``, ``cfg["gpu"]``). Without
     one (a framework's device, a project helper's, a name imported from elsewhere) this file
     cannot tell whether the device can silently differ, and the rule is silent."""
-    receiver = site.receiver
-    if isinstance(receiver, ast.Call) and (dotted_name(receiver.func, facts.aliases) or "").endswith("DataParallel"):
+    if _moves_a_data_parallel(facts, site):
         return True  # over however many GPUs are visible
-    idx = index_of(facts)
-    names: set[str] | None = None  # the config names, worked out at the first field seen
-    exprs: list[tuple[ast.AST, Scope, int]] = [(e, site.scope, depth) for e in _bare_cuda_deciders(facts, site)]
-    if dev is not None:
-        exprs.append((dev, site.scope, depth))
-    for parent in walk(site.stmt):
-        if isinstance(parent, (ast.IfExp, ast.BoolOp)) and any(n is site.node for n in walk(parent)):
-            exprs.append((parent, site.scope, depth))
     if isinstance(dev, ast.Name) and _asserted_accelerator(facts, site.scope, dev.id):
         return False  # `assert device.type == "cuda"`: a CPU fallback fails loudly
+    idx = index_of(facts)
+    names: set[str] | None = None  # the config names, worked out at the first field seen
+    exprs: list[tuple[ast.AST, Scope, int]] = [(e, site.scope, depth) for e in _bare_cuda_deciders(facts, site) + _inline_choices(site)]
+    if dev is not None:
+        exprs.append((dev, site.scope, depth))
     seen: set[int] = set()
     saw_cpu = saw_choice = False  # a "cpu" value alone (`load(m, "cpu")`) is no choice
     while exprs:
@@ -578,9 +574,8 @@ def _device_choice_visible(facts: ModuleFacts, site: CallSite, dev: ast.expr | N
                 if CPU_WORD.search(text):
                     return True
                 if left > 0 and text.startswith("self.") and text.count(".") == 1 and scope.class_name:
-                    for other in facts.scopes:
-                        if other.class_name == scope.class_name:
-                            follow += [(v, other, left - 1) for _, v in idx.bindings(other, text) if v is not None]
+                    for other in facts.methods_of(scope.class_name):
+                        follow += [(v, other, left - 1) for _, v in idx.bindings(other, text) if v is not None]
             elif isinstance(node, ast.Name):
                 if CPU_WORD.search(node.id):
                     return True
@@ -679,8 +674,8 @@ def _logged_by_a_sibling_method(facts: ModuleFacts, site: CallSite, dev_text: st
         return False
     idx = index_of(facts)
     strict_keys: tuple[set[str], set[str]] = ({dev_text}, set())
-    for scope in facts.scopes:
-        if scope.class_name == class_name and scope is not site.scope and idx.evidence(scope):
+    for scope in facts.methods_of(class_name):
+        if scope is not site.scope and idx.evidence(scope):
             if _scope_logs_placement(facts, scope, strict_keys):
                 return True
     return False
@@ -744,14 +739,24 @@ def _unconditional_cuda(facts: ModuleFacts, site: CallSite) -> bool:
     worker's rank or a recorded option."""
     if _bare_cuda_deciders(facts, site):
         return False
-    receiver = site.receiver
-    if isinstance(receiver, ast.Call) and (dotted_name(receiver.func, facts.aliases) or "").endswith("DataParallel"):
+    if _moves_a_data_parallel(facts, site):
         return False  # `nn.DataParallel(net).cuda()`: over however many GPUs are visible
-    node = site.node
-    for parent in walk(site.stmt):
-        if isinstance(parent, (ast.IfExp, ast.BoolOp)) and any(n is node for n in walk(parent)):
-            return False
-    return True
+    return not _inline_choices(site)
+
+
+def _moves_a_data_parallel(facts: ModuleFacts, site: CallSite) -> bool:
+    """``nn.DataParallel(net).cuda()``: spread over however many GPUs are visible."""
+    receiver = site.receiver
+    return isinstance(receiver, ast.Call) and (dotted_name(receiver.func, facts.aliases) or "").endswith("DataParallel")
+
+
+def _inline_choices(site: CallSite) -> list[ast.expr]:
+    """The conditional expressions of the statement that hold the move
+    (``x.cuda() if use_cuda else x``, ``use_cuda and model.cuda()``)."""
+    return [
+        parent for parent in walk(site.stmt)
+        if isinstance(parent, (ast.IfExp, ast.BoolOp)) and any(n is site.node for n in walk(parent))
+    ]
 
 
 def _colocated_with_another_model(dev: ast.expr | None) -> bool:

@@ -297,14 +297,13 @@ class _Index:
     def local_class_bases(self) -> dict[str, tuple[str, ...]]:
         """Classes of this module (that have methods) -> their bases, import aliases resolved."""
         aliases = self.facts.aliases
-        out: dict[str, tuple[str, ...]] = {}
-        for scope in self.facts.scopes:
-            if scope.class_name and scope.class_name not in out:
-                out[scope.class_name] = tuple(
-                    aliases.get(b.split(".", 1)[0], b.split(".", 1)[0]) + ("." + b.split(".", 1)[1] if "." in b else "")
-                    for b in scope.class_bases
-                )
-        return out
+        return {
+            class_name: tuple(
+                aliases.get(b.split(".", 1)[0], b.split(".", 1)[0]) + ("." + b.split(".", 1)[1] if "." in b else "")
+                for b in methods[0].class_bases
+            )
+            for class_name, methods in self.facts._methods_by_class.items()
+        }
 
     @cached_property
     def _library_import_names(self) -> frozenset[str]:
@@ -850,8 +849,8 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
     # `__init__`): the object's attribute is the same value in every method.
     self_patterns = [(k, p) for k, p in patterns if k.startswith("self.") and k.count(".") == 1]
     if self_patterns and scope.class_name:
-        for sc in facts.scopes:
-            if sc is scope or sc.class_name != scope.class_name:
+        for sc in facts.methods_of(scope.class_name):
+            if sc is scope:
                 continue
             for site in idx.recorders(sc):
                 for text in idx.argument_texts(site):

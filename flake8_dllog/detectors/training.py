@@ -1369,7 +1369,7 @@ def _other_logging_kept(facts: ModuleFacts, site: CallSite) -> bool:
             return True
         # A callback class of this module whose methods log (`on_epoch_end: print(logs)`),
         # or that takes the Trainer's log records (`on_log(self, args, state, control, logs)`).
-        if any(scope.class_name == last and (facts.scope_logs(scope) or scope.name == "on_log") for scope in facts.scopes):
+        if any(facts.scope_logs(scope) or scope.name == "on_log" for scope in facts.methods_of(last)):
             return True
     return False
 
