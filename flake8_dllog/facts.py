@@ -765,6 +765,7 @@ class ModuleFacts:
         mention a loss, a seed or a path, which is what the rules look for."""
         out: list[CallSite] = []
         by_name = self._calls_by_name
+        opened: dict[tuple[int, str], bool] = {}  # (scope, handle): a log written line by line walks its scope once
         for name in by_name:
             if not name.endswith((".write", ".writelines")):
                 continue
@@ -772,7 +773,10 @@ class ModuleFacts:
             if not handle.isidentifier():
                 continue
             for site in by_name[name]:
-                if _opened_as_record(site.scope.node, handle):
+                key = (id(site.scope), handle)
+                if key not in opened:
+                    opened[key] = _opened_as_record(site.scope.node, handle)
+                if opened[key]:
                     out.append(site)
         return out
 

@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import SETTINGS_MODULE, index_of, is_project_helper
+from .saving import SETTINGS_MODULE, index_of, is_project_helper, project_module_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -598,14 +598,15 @@ def _field_set_to_a_literal(facts: ModuleFacts, scope: Scope, field: str) -> boo
 
 def _project_module_constant(facts: ModuleFacts, scope: Scope, expr: ast.Attribute) -> bool:
     """``params.seed`` with ``import params`` (a module of the project, not rebound here)."""
-    head = expr.value
-    # (`import params` or `from project import params`: the alias names a whole module)
-    if not isinstance(head, ast.Name) or facts.aliases.get(head.id) not in facts.imported_modules and not (
-        head.id in facts.aliases and facts.aliases[head.id].rsplit(".", 1)[-1] == head.id and head.id in facts.imported_modules
-    ):
+    if project_module_of(facts, scope, expr) is None:
         return False
-    idx = index_of(facts)
-    return head.id in idx.own_module_imports and not idx.bindings(scope, head.id) and not idx.bindings(facts.module, head.id)
+    # The name is a whole module (`import params`), or `from pkg import params` next to an
+    # `import params`: not a value imported from one (nor a relative import, unresolved here).
+    head = expr.value.id  # type: ignore[attr-defined]
+    module = facts.aliases.get(head)
+    return module is not None and (
+        module in facts.imported_modules or (module.rsplit(".", 1)[-1] == head and head in facts.imported_modules)
+    )
 
 
 def seed_origin(facts: ModuleFacts, expr: ast.AST, scope: Scope, names: set[str], depth: int = 0) -> tuple[str | None, set[str]]:

@@ -294,6 +294,29 @@ class _Index:
         )
 
     @cached_property
+    def run_record_folders(self) -> list[tuple[Scope, set[str]]]:
+        """(scope, folder heads) of every call that keeps the run's record in a folder (see
+        LOG_SINK_CALL, and a record file opened for writing), for _beside_the_run_record()."""
+        facts = self.facts
+        save_nodes = {id(s.node) for s in facts.calls_in("save")}
+        out: list[tuple[Scope, set[str]]] = []
+        for other in facts.calls:
+            name = other.name or ""
+            if id(other.node) in save_nodes:
+                continue
+            call = other.node
+            if name == "open":
+                if not is_record_file_open(call):
+                    continue
+            elif not LOG_SINK_CALL.search(name.rsplit(".", 1)[-1]):
+                continue
+            for arg in list(call.args[:1]) + [k.value for k in call.keywords if k.arg in _PATH_KEYWORDS]:
+                found = _folder_heads(facts, other.scope, arg)
+                if found:
+                    out.append((other.scope, found))
+        return out
+
+    @cached_property
     def local_class_bases(self) -> dict[str, tuple[str, ...]]:
         """Classes of this module (that have methods) -> their bases, import aliases resolved."""
         aliases = self.facts.aliases
@@ -1491,19 +1514,24 @@ def _is_constant_name(expr: ast.expr) -> bool:
 def _settings_module_attribute(facts: ModuleFacts, site: CallSite, expr: ast.Attribute) -> bool:
     """``config.GMF_model_path`` of ``import config``: a value written in the project's
     settings module, not chosen by this run."""
+    module = project_module_of(facts, site.scope, expr)
+    return (
+        module is not None and SETTINGS_MODULE.search(module.rsplit(".", 1)[-1]) is not None
+        and _not_a_parameter(facts, site.scope, expr.value.id)  # type: ignore[attr-defined]
+    )
+
+
+def project_module_of(facts: ModuleFacts, scope: Scope, expr: ast.Attribute) -> str | None:
+    """For ``<name>.<attr>`` where ``<name>`` is imported here from the project's own
+    modules and never rebound (in ``scope`` or the module): what ``<name>`` resolves to
+    (``import config as ctg`` gives ``config``)."""
     head = expr.value
     if head.__class__ is not ast.Name:
-        return False
-    module = facts.aliases.get(head.id, head.id)  # (`import config as ctg`: the module's own name)
-    if not SETTINGS_MODULE.search(module.rsplit(".", 1)[-1]):
-        return False
+        return None
     idx = index_of(facts)
-    return (
-        head.id in idx.own_module_imports
-        and _not_a_parameter(facts, site.scope, head.id)
-        and not idx.bindings(site.scope, head.id)
-        and not idx.bindings(facts.module, head.id)
-    )
+    if head.id not in idx.own_module_imports or idx.bindings(scope, head.id) or idx.bindings(facts.module, head.id):
+        return None
+    return facts.aliases.get(head.id, head.id)
 
 
 def _not_a_parameter(facts: ModuleFacts, scope: Scope, name: str) -> bool:
@@ -1585,12 +1613,12 @@ def _built_from_constructor_settings(facts: ModuleFacts, site: CallSite, path: a
         if path is None:
             return False
     holders = []
+    called = {id(c.func) for c in walk(path) if isinstance(c, ast.Call)}
     for node in walk(path):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
             holders.append(node)
         elif isinstance(node, ast.Name) and node.id != "self" and not (dotted_name(node) or "").startswith(("os", "osp")):
-            parent_is_call_func = any(isinstance(c, ast.Call) and c.func is node for c in walk(path))
-            if not parent_is_call_func:
+            if id(node) not in called:
                 return False  # a local or a loop variable: chosen here
     return bool(holders) and all(stored_constructor_argument(facts, site, h) or _set_by_a_project_base(facts, site, h) for h in holders)
 
@@ -1693,6 +1721,8 @@ def _site_evidence(facts: ModuleFacts, config: Config, site: CallSite, mention_e
 def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("save") or not is_dl_module(facts):
         return
+    if _clearml_task(facts):
+        return  # ClearML's torch binding registers every saved file (with its path) as an output model
     reported: list[StmtInfo] = []
     idx = index_of(facts)
     for site, saved, path in _save_sites(facts):
@@ -1715,8 +1745,6 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _beside_the_run_record(facts, site, path):
             continue  # the run's log/events file sits in the same folder
-        if _clearml_task(facts):
-            continue  # ClearML's torch binding registers every saved file (with its path) as an output model
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
         if _beside_a_reported_save(site.info, reported, config.window):
@@ -1833,23 +1861,9 @@ def _beside_the_run_record(facts: ModuleFacts, site: CallSite, path: ast.expr | 
     heads = _folder_heads(facts, site.scope, path)
     if not heads:
         return False
-    save_nodes = {id(s.node) for s in facts.calls_in("save")}
-    for other in facts.calls:
-        name = other.name or ""
-        if id(other.node) in save_nodes or other.node is site.node:
-            continue
-        call = other.node
-        if name == "open":
-            if not is_record_file_open(call):
-                continue
-        elif not LOG_SINK_CALL.search(name.rsplit(".", 1)[-1]):
-            continue
-        args = list(call.args[:1]) + [k.value for k in call.keywords if k.arg in _PATH_KEYWORDS]
-        for arg in args:
-            found = _folder_heads(facts, other.scope, arg)
-            shared = heads & found
-            if any("." in h or other.scope is site.scope for h in shared):
-                return True
+    for scope, found in index_of(facts).run_record_folders:
+        if any("." in h or scope is site.scope for h in heads & found):
+            return True
     return False
 
 
@@ -2202,11 +2216,15 @@ def _literal_epochs(facts: ModuleFacts, site: CallSite) -> bool:
     length the source spells out."""
     if not (site.name or "").endswith(".fit"):
         return False  # (`trainer.train()`: its length is in arguments built elsewhere)
-    epochs = site.kwarg("epochs")
-    if isinstance(epochs, ast.Name):
-        binds = index_of(facts).bindings(facts.module, epochs.id)
-        epochs = binds[0][1] if len(binds) == 1 else None
-    return isinstance(epochs, ast.Constant) and type(epochs.value) is int
+    return _literal_int(facts, site.kwarg("epochs"))
+
+
+def _literal_int(facts: ModuleFacts, expr: ast.expr | None) -> bool:
+    """``5``, or ``EPOCHS`` bound once in the module to ``5``."""
+    if isinstance(expr, ast.Name):
+        binds = index_of(facts).bindings(facts.module, expr.id)
+        expr = binds[0][1] if len(binds) == 1 else None
+    return isinstance(expr, ast.Constant) and type(expr.value) is int
 
 
 def _run_by_literal_loops(facts: ModuleFacts, scope: Scope) -> bool:
@@ -2227,16 +2245,7 @@ def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:
         it = it.args[0]
     if dotted_name(it.func) != "range" or not it.args or it.keywords:
         return False
-    idx = index_of(facts)
-    for arg in it.args:
-        if isinstance(arg, ast.Name):
-            binds = idx.bindings(facts.module, arg.id)
-            if len(binds) != 1:
-                return False
-            arg = binds[0][1]
-        if not (isinstance(arg, ast.Constant) and type(arg.value) is int):
-            return False
-    return True
+    return all(_literal_int(facts, arg) for arg in it.args)
 
 
 def _if_chain(info: StmtInfo | None) -> StmtInfo | None:
