@@ -980,13 +980,15 @@ def _opened_as_record(scope_node: ast.AST, handle: str) -> bool:
     return False
 
 
-def is_record_file_open(value: ast.AST | None) -> bool:
+def is_record_file_open(value: ast.AST | None, *, binary_too: bool = False) -> bool:
     """``open(join(out, "log.txt"), "a")``: a text file opened for writing under a name
-    that says it records the run."""
+    that says it records the run. With ``binary_too``, a pickled record (``log.pkl``,
+    ``history.pkl``) counts: its folder is where the run's record is, though its
+    ``.write`` calls are no log lines."""
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "open" and value.args):
         return False
     mode = value.args[1] if len(value.args) > 1 else next((k.value for k in value.keywords if k.arg == "mode"), None)
-    if not (isinstance(mode, ast.Constant) and isinstance(mode.value, str) and mode.value[:1] in ("w", "a") and "b" not in mode.value):
+    if not (isinstance(mode, ast.Constant) and isinstance(mode.value, str) and mode.value[:1] in ("w", "a") and (binary_too or "b" not in mode.value)):
         return False
     return any(
         isinstance(n, ast.Constant) and isinstance(n.value, str) and RECORD_FILE_NAME.search(n.value)

@@ -1222,21 +1222,23 @@ def _direct_fields(exprs: list[ast.AST], aliases: set[str]) -> set[str]:
     return out
 
 
-def config_recorded(facts: ModuleFacts, names: Iterable[str]) -> bool:
+def config_recorded(facts: ModuleFacts, names: Iterable[str], *, whole: bool = False) -> bool:
     """Is this configuration (under any of ``names``) logged or recorded anywhere in the
-    module? Flow-insensitive on purpose: a config printed in a helper counts. (Cached per
-    set of names.)"""
-    key = frozenset(names)
+    module? Flow-insensitive on purpose: a config printed in a helper counts. With
+    ``whole``, only a record of every field counts (``print(args)``, ``wandb.init(config=cfg)``),
+    not a few hyperparameters logged one by one: the question is then whether any field
+    (the output folder) can be read off the record. (Cached per set of names.)"""
+    key = (frozenset(names), whole)
     cache = getattr(facts, "_dllog_config_recorded", None)
     if cache is None:
         cache = facts._dllog_config_recorded = {}  # type: ignore[attr-defined]
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _config_recorded(facts, key)
+        found = cache[key] = _config_recorded(facts, key[0], whole)
     return found
 
 
-def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
+def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool) -> bool:
     idx = index_of(facts)
     if idx.command_line_logged and not names.isdisjoint(idx.parsed_argument_names):
         return True  # `print(" ".join(sys.argv))`: the parsed namespace is in the log
@@ -1255,8 +1257,12 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     for stmt in index.tracker_stores:
         if mentioned.span_has(stmt.value) and mentions_whole([stmt.value], aliases):
             return True
+    # (a config saved inside the checkpoint says nothing about where that checkpoint went)
+    saves = {id(site.node) for site in facts.calls_in("save")} if whole_only else ()
     for site, how in _record_calls(facts):
         if not mentioned.span_has(site.node) and not (how == "record" and _last(site.name) == "save_hyperparameters"):
+            continue
+        if id(site.node) in saves:
             continue
         exprs = call_exprs(site)
         whole, fields = mentions(exprs, aliases)
@@ -1268,11 +1274,11 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             continue
         if whole and how in ("log", "record", "store", "helper"):
             return True
-        if how == "record" and fields:
+        if how == "record" and fields and not whole_only:
             return True  # `wandb.init(config={"lr": args.lr, ...})`: the author chose
-        if how == "helper" and len(fields) >= 2 and PARAMETER_RECORDER_NAME.search(_last(site.name)):
+        if how == "helper" and len(fields) >= 2 and not whole_only and PARAMETER_RECORDER_NAME.search(_last(site.name)):
             return True  # the project's `mlflow_log_params({"lr": cfg["lr"], "arch": ...})`
-        if how == "log":
+        if how == "log" and not whole_only:
             logged_fields |= _direct_fields(exprs, aliases)
         if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:
             return True  # Lightning records the module's init arguments
@@ -1281,7 +1287,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     # `TrainingArguments(learning_rate=args.lr, num_train_epochs=args.epochs)`: the run's
     # hyperparameters, which the Trainer saves with every checkpoint (training_args.bin)
     # and reports to its trackers; one field (`output_dir=args.out`) says nothing of them.
-    copies = _field_copies(index, alias_roots, aliases, mentioned)
+    copies = _field_copies(index, alias_roots, aliases, mentioned) if not whole_only else _Copies()
     if copies:
         # `NUM_TOKENS = args.num_tokens` ... `wandb.init(config=dict(num_tokens=NUM_TOKENS, ...))`
         for site, how in _record_calls(facts):
@@ -1296,7 +1302,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
             exprs = call_exprs(site)
             whole, fields = mentions(exprs, aliases)
             fields |= {f for e in exprs for n in walk(e) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
-            if whole or len(fields) >= 2:
+            if whole or (len(fields) >= 2 and not whole_only):
                 return True
     if _copied_into_a_recorded_object(facts, index, aliases, mentioned):
         return True
@@ -1326,7 +1332,8 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str]) -> bool:
     options = _option_names(facts)
     if options and {f.rsplit(".", 1)[-1] for f in logged_fields} >= options:
         return True  # every option the parser defines is in the log
-    logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
+    if not whole_only:
+        logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
     if _enough_hyperparameters(logged_fields):
         return True
     # `for k, v in vars(args).items(): print(k, v)`

@@ -306,7 +306,7 @@ class _Index:
                 continue
             call = other.node
             if name == "open":
-                if not is_record_file_open(call):
+                if not is_record_file_open(call, binary_too=True):
                     continue
             elif not LOG_SINK_CALL.search(name.rsplit(".", 1)[-1]):
                 continue
@@ -1745,6 +1745,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _beside_the_run_record(facts, site, path):
             continue  # the run's log/events file sits in the same folder
+        if _built_from_a_recorded_config(facts, site, path):
+            continue
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
         if _beside_a_reported_save(site.info, reported, config.window):
@@ -1822,12 +1824,17 @@ def _folder_heads(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, depth:
             name = dotted_name(expr.func) or ""
             if name.endswith(("path.join", "Path", "PurePath")) and expr.args:
                 expr = expr.args[0]
+            elif name.endswith(".format") and isinstance(expr.func, ast.Attribute) and _leads_with_placeholder(expr.func.value, "{") and expr.args:
+                expr = expr.args[0]  # `"{}/best.pth".format(save_dir)`
             elif name.endswith("joinpath") and isinstance(expr.func, ast.Attribute):
                 expr = expr.func.value
             else:
                 return heads
         elif isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Div, ast.Add)):
             expr = expr.left
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod) and _leads_with_placeholder(expr.left, "%"):
+            # `"%s/models/final.pth" % save_dir`, `"%s/epoch_%d.pth" % (save_dir, epoch)`
+            expr = expr.right.elts[0] if isinstance(expr.right, ast.Tuple) and expr.right.elts else expr.right
         elif isinstance(expr, ast.JoinedStr) and expr.values and isinstance(expr.values[0], ast.FormattedValue):
             expr = expr.values[0].value
         elif isinstance(expr, (ast.Name, ast.Attribute, ast.Subscript)):
@@ -1844,6 +1851,61 @@ def _folder_heads(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, depth:
         else:
             return heads
     return heads
+
+
+def _built_from_a_recorded_config(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """The path comes from a configuration the run records whole (``print(args)``,
+    ``wandb.init(config=cfg)``, a config dump): ``join(args.out, "best.pth")`` can be read off
+    the run's log, and a line per save (or load) would say it again. Followed through the
+    function's assignments (``save_dir = join(cfg.output_dir, "ckpt")``) and, for a parameter,
+    through what this file's callers pass."""
+    if path is None:
+        return False
+    from .configuration import config_recorded
+
+    roots = _config_roots(facts, site.scope, path, site.node.lineno, depth=2)
+    return bool(roots) and config_recorded(facts, roots, whole=True)
+
+
+def _config_roots(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, depth: int) -> set[str]:
+    """The configuration objects (``args``, ``cfg``, ``self.config``) an expression is built from."""
+    from .configuration import config_names, plain_dotted, root_name
+
+    idx = index_of(facts)
+    exprs: list[ast.AST] = [expr]
+    params = idx.parameters(scope)
+    followed: list[str] = []
+    for name in _resolved_names(facts, scope, expr, line):
+        # (`epochs, save_dir = cfg["train"].values()`: an unpacked name is the whole value's)
+        exprs += [value if value is not None else stmt.value for stmt, value in idx.bindings(scope, name)]
+        if name in params:
+            followed.append(name)
+    known = config_names(facts)
+    roots: set[str] = set()
+    for part in exprs:
+        for node in walk(part):
+            if node.__class__ is not ast.Attribute and node.__class__ is not ast.Subscript:
+                continue
+            root = root_name(node)
+            if root == "self":
+                # `self.config.save_dir`: the config the object holds
+                holder = plain_dotted(node.value) if node.__class__ is ast.Attribute else None
+                if holder and holder != "self":
+                    roots.add(holder)
+            elif root in known or (root and CONFIG_ROOT.search(root)):
+                roots.add(root)
+    if depth > 1:
+        for name in followed:
+            # `def load_model(ckpt_path)` ... `load_model(join(run_config.model_dir, "model.bin"))`
+            for call, value in _param_values(facts, scope, name):
+                if value is not None:
+                    roots |= _config_roots(facts, call.scope, value, call.node.lineno, depth - 1)
+    return roots
+
+
+def _leads_with_placeholder(template: ast.expr, opening: str) -> bool:
+    """A string template that starts with its first placeholder (``"%s/..."``, ``"{}/..."``)."""
+    return isinstance(template, ast.Constant) and isinstance(template.value, str) and template.value.startswith(opening)
 
 
 def _clearml_task(facts: ModuleFacts) -> bool:
@@ -2593,6 +2655,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         mention = [path, result if method != "load_state_dict" else None]
         if _site_evidence(facts, config, site, mention):
             continue
+        if _built_from_a_recorded_config(facts, site, path):
+            continue  # `from_pretrained(cfg.base_model)` with the whole `cfg` in the run's record
         # `try: load(f) except: load(f) with "module." stripped`: one load, one finding
         retry_key = (_enclosing_try(site), _text(facts, path))
         if retry_key[0] is not None and retry_key in reported_in_try:
