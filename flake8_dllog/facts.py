@@ -1063,6 +1063,32 @@ def _bytes_slice(line: str, start: int, end: int | None) -> str:
     return data[start:end].decode("utf-8", errors="replace")
 
 
+def has_elision(node: ast.AST) -> bool:
+    """Code cut short with ``...`` (notes, slides, docs excerpts): an ``...`` statement beside
+    real statements, or ``...`` passed as an argument (``model.fit(..., callbacks=cb)``). A
+    stub whose body is a docstring and ``...`` is not an elision."""
+    for n in walk(node):
+        body = getattr(n, "body", None)
+        if body.__class__ is list and elided_block(body):
+            return True
+        if n.__class__ is ast.Call:
+            for arg in n.args:
+                if arg.__class__ is ast.Constant and arg.value is Ellipsis:
+                    return True
+    return False
+
+
+def elided_block(body: list) -> bool:
+    """A block holding an ``...`` statement and some other statement that does something."""
+    ellipsis = other = False
+    for stmt in body:
+        if stmt.__class__ is ast.Expr and stmt.value.__class__ is ast.Constant:
+            ellipsis = ellipsis or stmt.value.value is Ellipsis  # (a docstring is neither)
+        elif stmt.__class__ is not ast.Pass:
+            other = True
+    return ellipsis and other
+
+
 def is_main_guard(test: ast.expr) -> bool:
     return (
         isinstance(test, ast.Compare)

@@ -439,10 +439,15 @@ def test_module_level_seeding_goes_below_the_import_it_uses():
 
 
 def test_module_level_code_of_a_file_without_imports_stays_below_its_shebang_and_header():
-    """A snippet with a shebang and no imports: the shebang stays line 1 and the seeding
-    comes after the logging header it uses."""
-    source = "#!/usr/bin/env python3\n# a snippet\n\nmodel = Net()\nfor x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    optimizer.step()\n    print(loss.item())\n"
-    fixed = fix_source(source, "train.py", Config(), select={"DLL500"}).source
+    """A snippet with a shebang and no imports: the shebang stays line 1 and the device
+    log comes after the logging header it uses."""
+    source = (
+        "#!/usr/bin/env python3\n# a snippet\n\n"
+        'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'
+        "model = Net().to(device)\nfor x, y in loader:\n    loss = criterion(model(x.to(device)), y.to(device))\n"
+        "    loss.backward()\n    optimizer.step()\n    print(loss.item())\n"
+    )
+    fixed = fix_source(source, "train.py", Config(), select={"DLL400"}).source
     lines = fixed.splitlines()
     assert lines[0] == "#!/usr/bin/env python3", fixed
-    assert lines.index("logger = logging.getLogger(__name__)") < next(i for i, l in enumerate(lines) if "manual_seed" in l), fixed
+    assert lines.index("logger = logging.getLogger(__name__)") < lines.index('logger.info("using device %s", device)'), fixed

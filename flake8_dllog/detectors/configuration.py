@@ -1537,7 +1537,7 @@ def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:
 # (plus on/off switches) carries no hyperparameters; they live in a config file or in code.
 INFRA_OPTION = re.compile(
     r"^-*(local[_-]?rank|rank|node[_-]?rank|(local[_-]?)?world[_-]?size|nproc[_-]?per[_-]?node|n?nodes|num[_-]?nodes|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
-    r"devices?|cuda|device[_-]?ids?|num[_-]?workers|workers|j|config|configuration|cfg|c|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
+    r"devices?|cuda|device[_-]?ids?|num[_-]?workers|workers|j|config|configuration|cfg|c|cp|cn|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
     # the `.env` file of credentials and endpoints
     r"env|env[_-]?file|dotenv([_-]?(file|path))?|"
     r"resume|checkpoint|ckpt|max[_-]?(checkpoints|to[_-]?keep)|"

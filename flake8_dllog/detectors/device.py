@@ -1014,6 +1014,17 @@ def _reads_module_global(facts: ModuleFacts, site: CallSite, dev: ast.expr | Non
     return any(isinstance(n, ast.Name) and n.id in module_names for n in walk(dev))
 
 
+def _module_global_device(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> str | None:
+    """``device`` when the move reads the module-level ``device`` (not a local or a parameter
+    of the same name)."""
+    if not isinstance(dev, ast.Name) or site.scope.is_module:
+        return dev.id if isinstance(dev, ast.Name) and dev.id in index_of(facts).assignments(facts.module) else None
+    idx = index_of(facts)
+    if dev.id in idx.parameters(site.scope) or idx.bindings(site.scope, dev.id):
+        return None
+    return dev.id if dev.id in idx.assignments(facts.module) else None
+
+
 def _inference_only(facts: ModuleFacts) -> bool:
     """A predict/sample/serve script: it puts the model in eval mode and neither trains nor
     computes a metric. Which device one prediction ran on is nothing a later run is
@@ -1113,6 +1124,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
     if not facts.calls_in("device_transfer") or not is_dl_module(facts) or _inference_only(facts) or _inspection_only(facts):
         return
     reported: set[int] = set()
+    by_global: dict[str, tuple[CallSite, dict]] = {}
     idx = index_of(facts)
     for site in facts.calls_in("device_transfer"):  # in source order
         if site.loops or id(site.scope) in reported:
@@ -1149,10 +1161,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue  # `x = x.cuda()` for every batch: on a CPU-only machine it crashes
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell
-        if dev_text == "self.device" and any(
-            b.endswith("LightningModule") for b in site.scope.class_bases
-        ):
-            continue
+        if any(b.endswith("LightningModule") for b in site.scope.class_bases):
+            continue  # the Trainer moves the module itself and logs "GPU available: ..., used: ..."
         if _visible_devices_recorded(facts, site, bare=dev is True):
             continue  # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu` with `args` recorded
         if _made_by_a_project_helper(facts, site, dev_expr):
@@ -1192,6 +1202,14 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue  # no availability test, CPU branch or run option decides it: cannot tell
         if _per_element_move(site):
             continue  # `[d.to(self.device) for d in data]`: a batch's tensors, one by one
+        shared = _module_global_device(facts, site, dev_expr)
+        if shared is not None and any(
+            # `DEVICE = torch.device(...)` at the top, used by `train()`, `evaluate()` and
+            # `__main__`: one choice, and a log of it in any function records it.
+            scope is not site.scope and idx.evidence(scope) and _scope_logs_placement(facts, scope, keys)
+            for scope in facts.scopes
+        ):
+            continue
         reported.add(id(site.scope))
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:
@@ -1210,4 +1228,11 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             "model": model_text,
             "call": site.name,
         }
+        if shared is None:
+            yield site_report(site, ctx)
+        elif shared not in by_global or (site.scope.is_module and not by_global[shared][0].scope.is_module):
+            # one finding per module-level device: at the top-level move (where it is chosen
+            # and the run starts) if there is one, else at the first
+            by_global[shared] = (site, ctx)
+    for site, ctx in sorted(by_global.values(), key=lambda found: found[0].node.lineno):
         yield site_report(site, ctx)

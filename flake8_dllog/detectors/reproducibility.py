@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..config import Config
-from ..facts import CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import CallSite, ModuleFacts, Scope, dotted_name, elided_block, has_elision, walk
 from . import Report, header_span, rule
 from .configuration import (
     _NODE_FIELDS,
@@ -246,11 +246,24 @@ def entry_point(facts: ModuleFacts) -> EntryPoint | None:
     return entry
 
 
+def _an_excerpt(facts: ModuleFacts) -> bool:
+    """Notes, slides and cheat sheets: a file that imports nothing at all (``model``, ``tf``
+    and the data come from code that is not there) or whose code is cut short with ``...``.
+    Whether "the run" seeds or records its provenance is decided in the part that is missing.
+    (A snippet's single sites, a save or a device move, are still judged.)"""
+    tree = facts.tree
+    if not any(n.__class__ is ast.Import or n.__class__ is ast.ImportFrom for n in walk(tree)):
+        return True
+    return elided_block(tree.body) or any(
+        has_elision(stmt) for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    )
+
+
 def _find_entry_point(facts: ModuleFacts) -> EntryPoint | None:
     if not is_training_module(facts):
         return None
     training = _training_scopes(facts)
-    if not training:
+    if not training or _an_excerpt(facts):
         return None
     top_level = [
         s for s in facts.tree.body
@@ -846,7 +859,7 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         # `seed = int(config.get("seed", 42))`: the config the value was read from
         roots |= _get_receivers(facts, site.scope, expr)
         config_roots = {r for r in roots if r in names}
-        if _made_by_project_helper(facts, site.scope, roots):
+        if made_by_project_options_class(facts, site.scope, roots):
             continue  # `opt = config.get_options()`: the helper in another file may print it
         if _handed_to_a_project_trainer(facts, {r for r in roots if any(c.startswith((r + ".", r + "[")) for c in carriers)}):
             continue  # `Trainer(args=training_args)` from the project: it may record them
@@ -910,7 +923,7 @@ def _names_handed_to_project_trainers(facts: ModuleFacts) -> frozenset[str]:
     return cached
 
 
-def _made_by_project_helper(facts: ModuleFacts, scope: Scope, roots: set[str]) -> bool:
+def made_by_project_options_class(facts: ModuleFacts, scope: Scope, roots: set[str]) -> bool:
     """Is one of these names bound to what a project's own options class parsed
     (``args = Arguments().parse_args()``, ``opt = TrainOptions().parse()``)? Such classes
     commonly print and save the options (pix2pix, SPIN); their code is not in this file.

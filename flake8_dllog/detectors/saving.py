@@ -67,7 +67,7 @@ ARTIFACT_RECORD = re.compile(r"log_artifact|log_model|wandb\.save$|\.save_hyperp
 # A project's own "write the run's metadata" helper: save_meta(...), dump_config(...),
 # write_run_info(...). Their arguments are a record of the run, like a log line.
 RECORD_HELPER = re.compile(
-    r"(^|[._])(save|write|dump|store|record|export)_?(run_?)?(meta|metadata|config|cfg|hparams|hyper\w*|args|params|manifest|info|summary)\w*$"
+    r"(^|[._])(save|write|dump|store|record|export)_?(run_?)?(meta|metadata|config|cfg|hparams|hyper\w*|args|arguments|params|options|opts|settings|manifest|info|summary)\w*$"
     r"|(^|[._])(meta|metadata|config|cfg|hparams|manifest|run_info)_?(save|write|dump|store)$",
     re.I,
 )
@@ -879,6 +879,13 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
                 for text in idx.argument_texts(site):
                     if any(k in text and p.search(text) for k, p in self_patterns):
                         return True
+                # `summary_file = join(self.output_dir, "summaries.npz")` ... `log(summary_file)`:
+                # a path under the same folder names it
+                for name in _names_in_arguments(site):
+                    value = idx.binding(sc, name, site.node.lineno)
+                    text = facts.segment(value) if value is not None else ""
+                    if text and any(k in text and p.search(text) for k, p in self_patterns):
+                        return True
     # `opt = get_opt()` where `def get_opt(): opt = parse_opts(); print(opt); return opt`
     for whole in wholes:
         for sc in scopes:
@@ -892,6 +899,12 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
                 if site.target is not None and site.target is not sc and _hands_whole_to_a_recorder(facts, site, wholes):
                     return True
     return False
+
+
+def _names_in_arguments(site: CallSite) -> set[str]:
+    """Plain names passed to a call, directly or inside its argument expressions."""
+    node = site.node
+    return {n.id for arg in [*node.args, *(kw.value for kw in node.keywords)] for n in walk(arg) if n.__class__ is ast.Name}
 
 
 # Calls that copy a config object whole (`argparse.Namespace(**vars(args))`, `deepcopy(cfg)`).
@@ -1171,6 +1184,9 @@ def _save_parts_by_signature(facts: ModuleFacts, site: CallSite) -> tuple[ast.ex
         if method == "save_pretrained" and isinstance(receiver, ast.Name) and receiver.id[:1].isupper() and len(args) >= 1:
             # `LlamaForCausalLM.save_pretrained(base_model, "./hf_ckpt")`: called on the class
             return args[0], path_kw if path_kw is not None else (args[1] if len(args) > 1 else None)
+        if method == "save" and len(args) >= 2 and _is_tf_session(args[0]):
+            # TF1 `saver.save(sess, save_path, global_step=step)`
+            return receiver, path_kw if path_kw is not None else args[1]
         path = path_kw if path_kw is not None else (args[0] if args else None)
         return receiver, path
     if method == "save_model":
@@ -1186,6 +1202,12 @@ def _save_parts_by_signature(facts: ModuleFacts, site: CallSite) -> tuple[ast.ex
                 break
     saved = args[0] if args and args[0] is not path else site.receiver
     return saved, path
+
+
+def _is_tf_session(expr: ast.expr) -> bool:
+    """``sess`` / ``self.session``: the first argument of TF1's ``Saver.save``/``restore``."""
+    text = dotted_name(expr) or ""
+    return re.search(r"(^|[._])(sess|session)$", text, re.I) is not None
 
 
 def _is_excluded_pretrained(facts: ModuleFacts, site: CallSite) -> bool:
@@ -1747,6 +1769,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue  # the run's log/events file sits in the same folder
         if _built_from_a_recorded_config(facts, site, path):
             continue
+        if not _chosen_at_run_time(facts, site, path):
+            continue  # no option, config field, timestamp or environment in it: the source says where
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
         if _beside_a_reported_save(site.info, reported, config.window):
@@ -1811,7 +1835,7 @@ def _temporary_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -
 # A call that keeps the run's own record in a folder: TensorBoard/CSV writers, a log-file
 # handler, a logger set up on the folder (`configure_logging(cfg.output_dir)`).
 # (the HF Trainer's `output_dir` gets its checkpoints, trainer_state.json and training_args.bin)
-LOG_SINK_CALL = re.compile(r"(SummaryWriter|FileWriter|create_file_writer|FileHandler|basicConfig|TensorBoard|Logger|log|TrainingArguments|SFTConfig|DPOConfig)[^.]*$", re.I)
+LOG_SINK_CALL = re.compile(r"(SummaryWriter|FileWriter|Supervisor|create_file_writer|FileHandler|basicConfig|TensorBoard|Logger|log|TrainingArguments|SFTConfig|DPOConfig)[^.]*$", re.I)
 _PATH_KEYWORDS = ("log_dir", "logdir", "filename", "save_dir", "dir", "path", "output_dir", "logs_dir")
 
 
@@ -1862,45 +1886,117 @@ def _built_from_a_recorded_config(facts: ModuleFacts, site: CallSite, path: ast.
     if path is None:
         return False
     from .configuration import config_recorded
+    from .reproducibility import made_by_project_options_class
 
     roots = _config_roots(facts, site.scope, path, site.node.lineno, depth=2)
-    return bool(roots) and config_recorded(facts, roots, whole=True)
+    if not roots:
+        return False
+    # `opt = TrainOptions().parse()`: the project's options class prints them (not in this file)
+    return config_recorded(facts, roots, whole=True) or made_by_project_options_class(facts, site.scope, roots)
 
 
 def _config_roots(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, depth: int) -> set[str]:
     """The configuration objects (``args``, ``cfg``, ``self.config``) an expression is built from."""
+    return _path_origin(facts, scope, expr, line, depth)[0]
+
+
+_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+# Decorators that make a function's parameters command-line options.
+CLI_DECORATOR = re.compile(r"(^|\.)(click\.|typer\.|command$|option$|argument$)", re.I)
+# Calls whose value differs from run to run: a timestamped or random folder, the environment.
+VOLATILE_CALL = re.compile(
+    r"(^|\.)(time_ns|strftime|today|utcnow|uuid1|uuid4|getenv|randint|random|token_hex|getpid|gethostname)$"
+    r"|(^|\.)environ\.get$"
+    # `time.time()`, `datetime.now()`, the project's `name_time(...)` / `get_timestamp()`
+    r"|(^|[._])([a-z0-9]+_)?(time|date|datetime|timestamp|stamp|now)(_[a-z0-9]+)?$",
+    re.I,
+)
+
+
+def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, depth: int) -> tuple[set[str], bool]:
+    """What a path is built from, followed through the function's assignments and, for a
+    parameter, through what this file's callers pass: (the configuration objects among its
+    parts, whether a part changes from run to run: a timestamp, ``os.environ``, ``sys.argv``)."""
     from .configuration import config_names, plain_dotted, root_name
 
     idx = index_of(facts)
     exprs: list[ast.AST] = [expr]
     params = idx.parameters(scope)
     followed: list[str] = []
+    volatile = False
     for name in _resolved_names(facts, scope, expr, line):
         # (`epochs, save_dir = cfg["train"].values()`: an unpacked name is the whole value's)
-        exprs += [value if value is not None else stmt.value for stmt, value in idx.bindings(scope, name)]
+        bound = idx.bindings(scope, name) or (idx.bindings(facts.module, name) if not scope.is_module else ())
+        exprs += [value if value is not None else stmt.value for stmt, value in bound]
         if name in params:
             followed.append(name)
+        elif not bound and name not in facts.aliases and name not in facts.functions and name not in _BUILTIN_NAMES:
+            volatile = True  # bound nowhere in the file (a pasted snippet's `ckpt_path`): cannot tell
     known = config_names(facts)
     roots: set[str] = set()
+    attributes: list[str] = []  # `self.save_path`, set by another method
     for part in exprs:
         for node in walk(part):
-            if node.__class__ is not ast.Attribute and node.__class__ is not ast.Subscript:
+            cls = node.__class__
+            if cls is ast.Call:
+                volatile = volatile or VOLATILE_CALL.search(dotted_name(node.func) or "") is not None
+                continue
+            if cls is not ast.Attribute and cls is not ast.Subscript:
+                continue
+            text = dotted_name(node) or ""
+            if text.startswith(("sys.argv", "os.environ")):
+                volatile = True
                 continue
             root = root_name(node)
             if root == "self":
                 # `self.config.save_dir`: the config the object holds
-                holder = plain_dotted(node.value) if node.__class__ is ast.Attribute else None
-                if holder and holder != "self":
+                holder = plain_dotted(node.value) if cls is ast.Attribute else None
+                if holder and holder != "self" and CONFIG_ROOT.search(holder.rsplit(".", 1)[-1]):
                     roots.add(holder)
+                elif holder == "self" and depth > 1 and scope.class_name:
+                    attributes.append(text)
             elif root in known or (root and CONFIG_ROOT.search(root)):
                 roots.add(root)
+    if followed and (any(CLI_DECORATOR.search(d) for d in scope.decorators) or not idx.callers(scope)):
+        # `@click.option("--out")` parameters are command-line options; a function nobody
+        # here calls gets its values from elsewhere, at run time
+        volatile = True
     if depth > 1:
         for name in followed:
             # `def load_model(ckpt_path)` ... `load_model(join(run_config.model_dir, "model.bin"))`
             for call, value in _param_values(facts, scope, name):
                 if value is not None:
-                    roots |= _config_roots(facts, call.scope, value, call.node.lineno, depth - 1)
-    return roots
+                    more, changes = _path_origin(facts, call.scope, value, call.node.lineno, depth - 1)
+                    roots |= more
+                    volatile = volatile or changes
+        for method in facts.methods_of(scope.class_name) if attributes else ():
+            # `self.save_path = join(args.result_path, args.model_name)` in `__init__`
+            if method is scope:
+                continue
+            for attribute in attributes:
+                for stmt, value in idx.bindings(method, attribute):
+                    more, changes = _path_origin(facts, method, value if value is not None else stmt.value, stmt.lineno, depth - 1)
+                    roots |= more
+                    volatile = volatile or changes
+    return roots, volatile
+
+
+def _chosen_at_run_time(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """Is the folder picked when the run starts: a command-line option or config field
+    (``args.out_dir``, ``cfg["save_dir"]``, ``self.config.save_fold``), a timestamp or random
+    name, an environment variable? A path made of the file's own names and literals
+    (``join(run_dir, "best.pt")`` with ``run_dir`` built here) can be read off the source."""
+    if path is None:
+        # `manager = tf.train.CheckpointManager(ckpt, args.ckpt_dir)` ... `manager.save()`:
+        # the folder was given when the receiver was made
+        made = site.receiver
+        if isinstance(made, ast.Name):
+            made = index_of(facts).binding(site.scope, made.id, site.node.lineno)
+        if not isinstance(made, ast.Call):
+            return False
+        path = made
+    roots, volatile = _path_origin(facts, site.scope, path, site.node.lineno, depth=2)
+    return bool(roots) or volatile
 
 
 def _leads_with_placeholder(template: ast.expr, opening: str) -> bool:
@@ -2417,7 +2513,8 @@ def _load_parts(facts: ModuleFacts, site: CallSite) -> tuple[ast.expr | None, as
         if path is not None:
             break
     if path is None and args:
-        path = args[0]
+        # (TF1 `saver.restore(sess, path)`: the session comes first)
+        path = args[1] if method == "restore" and len(args) >= 2 and _is_tf_session(args[0]) else args[0]
     if method == "from_pretrained" and len(args) >= 2 and (site.name or "").lower().startswith(("peft", "peftmodel")):
         path = args[1]
     target = None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, walk
+from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, dotted_name, has_elision, walk
 from . import Report, header_span, rule
 
 # Unresolved calls whose name says they report something (a project's own meter, hook or
@@ -1090,12 +1090,18 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
                 bound |= _target_names(stmt.target)
             if not bound:
+                if isinstance(stmt, ast.Return) and _passes_it_on(facts, caller.scope):
+                    return True  # `return self._fit(...)` from a wrapper nobody here calls
                 # Used inline: `print(train_epoch(...))` / `log(train(...))`
                 for c in _notable_calls(facts, caller.scope):
                     if c is not caller and c.info is caller.info and _is_possibly_logging(facts, c):
                         return True
                 continue
             caller_derived = loss_derived_names(caller.scope, bound, facts)
+            if _passes_it_on(facts, caller.scope) and _returns_any(facts, caller.scope, caller_derived):
+                # `critic_loss = self._fit(...); return critic_loss` in `update()`, which only
+                # callers outside this file run: they decide what to log
+                return True
             for c in _caller_neighbourhood(facts, caller):
                 if (_is_possibly_logging(facts, c) or (facts.local_target(c) and facts.scope_logs(facts.local_target(c)))) and _call_refs_loss(c, caller_derived):
                     return True
@@ -1154,6 +1160,12 @@ def _judge_scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
                 seeds |= _names_in(loss)
     derived = loss_derived_names(scope, seeds, facts)
     return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in _notable_calls(facts, scope))
+
+
+def _passes_it_on(facts: ModuleFacts, scope: Scope) -> bool:
+    """A function (not module code) that nothing in this file calls: what it returns goes to
+    callers elsewhere."""
+    return not scope.is_module and not _callers(facts, scope)
 
 
 def _returns_any(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool:
@@ -1395,6 +1407,8 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
     for tl in training_loops(facts):
         if logs_anything(facts, tl) or logs_loss(facts, tl):
             continue
+        if has_elision(tl.loop):
+            continue  # an excerpt (`...` where the rest of the body was): its logging was cut too
         yield Report(tl.loop, context=_loop_context(facts, tl), span=header_span(tl.loop))
     for site, what in _framework_logging_disabled(facts):
         if any(facts.is_logging(c) for c in facts.logging_calls if not c.scope.is_module or c.scope is site.scope):
@@ -1475,7 +1489,7 @@ def _last_return_line(scope: Scope) -> int | None:
 def loss_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """A training loop that logs, but never the loss it backpropagates."""
     for tl in training_loops(facts):
-        if not logs_anything(facts, tl) or logs_loss(facts, tl):
+        if not logs_anything(facts, tl) or logs_loss(facts, tl) or has_elision(tl.loop):
             continue
         ctx = _loop_context(facts, tl)
         fixable = True
