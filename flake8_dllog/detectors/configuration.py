@@ -1234,7 +1234,8 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str], *, whole: bool = F
         cache = facts._dllog_config_recorded = {}  # type: ignore[attr-defined]
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _config_recorded(facts, key[0], whole)
+        # A whole record is one kind of record: where there is none, there is no whole one.
+        found = cache[key] = (not whole or config_recorded(facts, key[0])) and _config_recorded(facts, key[0], whole)
     return found
 
 
@@ -1525,7 +1526,12 @@ def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:
     """Calls that may keep a copy of a file: copies, artifact logs, any log call (cached)."""
     cached = getattr(facts, "_dllog_file_keeping_calls", None)
     if cached is None:
-        cached = [site for site in facts.calls if _last(site.name) in FILE_KEEPING_CALLS or facts.is_logging(site)]
+        cached = [
+            site for site in facts.calls
+            if _last(site.name) in FILE_KEEPING_CALLS or facts.is_logging(site)
+            # `deepspeed.initialize(config=args.deepspeed_config)` prints the file it is given
+            or site.name == "deepspeed.initialize"
+        ]
         facts._dllog_file_keeping_calls = cached  # type: ignore[attr-defined]
     return cached
 

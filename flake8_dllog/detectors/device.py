@@ -360,7 +360,22 @@ def _constructor_argument(facts: ModuleFacts, site: CallSite, dev: ast.expr | No
     argument and nothing in this file builds the object: the device is the caller's."""
     if isinstance(dev, ast.Call) and len(dev.args) == 1 and not dev.keywords:
         dev = dev.args[0]  # torch.device(self.device)
+    if dev is None:
+        # `if self.config.device.type == "cuda": self.model.cuda()`, the config stored from
+        # the constructor's argument: its (unseen) caller chose the device
+        return any(
+            stored_constructor_argument(facts, site, holder)
+            for test in _bare_cuda_deciders(facts, site) for holder in _self_attributes(test)
+        )
     return stored_constructor_argument(facts, site, dev)
+
+
+def _self_attributes(expr: ast.expr) -> list[ast.Attribute]:
+    """The ``self.x`` nodes under ``expr``."""
+    return [
+        n for n in walk(expr)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+    ]
 
 
 def _inherited_device(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
@@ -1110,6 +1125,10 @@ def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | 
         elif (name.endswith(("fabric.setup", "Fabric.setup", "fabric.setup_module")) or name == "deepspeed.initialize") and call.node.lineno >= site.node.lineno:
             # Lightning Fabric and DeepSpeed then move the model to the device they manage
             given = call.kwarg("model") or call.kwarg("module")
+        elif call.node.lineno >= site.node.lineno and _lightning_module_class(facts, name):
+            # `Module(model)` of the file's LightningModule: the Lightning Trainer places it
+            # (and logs "GPU available: ..., used: ...")
+            given = call.kwarg("model")
         else:
             continue
         if given is None and call.node.args:
@@ -1117,6 +1136,11 @@ def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | 
         if isinstance(given, ast.Name) and given.id == model.id:
             return True
     return False
+
+
+def _lightning_module_class(facts: ModuleFacts, name: str) -> bool:
+    methods = facts.methods_of(name) if "." not in name else ()
+    return bool(methods) and any(b.endswith("LightningModule") for b in methods[0].class_bases)
 
 
 @rule("DLL400")

@@ -251,11 +251,15 @@ def _an_excerpt(facts: ModuleFacts) -> bool:
     and the data come from code that is not there) or whose code is cut short with ``...``.
     Whether "the run" seeds or records its provenance is decided in the part that is missing.
     (A snippet's single sites, a save or a device move, are still judged.)"""
-    tree = facts.tree
-    if not any(n.__class__ is ast.Import or n.__class__ is ast.ImportFrom for n in walk(tree)):
+    lines = facts.lines
+    # (`imported_modules` leaves out relative imports: `from . import utils`)
+    if not facts.imported_modules and not any(line.lstrip().startswith(("import ", "from ")) for line in lines):
         return True
-    return elided_block(tree.body) or any(
-        has_elision(stmt) for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    if "..." not in facts.text:
+        return False  # (the usual case: no walk)
+    body = facts.tree.body
+    return elided_block(body) or any(
+        has_elision(stmt) for stmt in body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     )
 
 

@@ -501,15 +501,18 @@ class _Index:
         facts = self.facts
         found: list[ast.expr] = []
         for site in facts.calls_in("save"):
-            if site.name in ("torch.save",) or (site.method or "") in ("save_weights", "save_pretrained", "save"):
-                args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
-                pos = 1 if site.name == "torch.save" else 0
-                target = site.kwarg("f") or site.kwarg("filepath") or (args[pos] if len(args) > pos else None)
-                if target is not None:
-                    found.append(target)
-        # Keras `ModelCheckpoint(filename, ...)` handed to fit(): the run writes that file
-        for site in calls_named_ending(facts, "ModelCheckpoint", in_order=False):
-            target = site.kwarg("filepath") or (site.node.args[0] if site.node.args and not isinstance(site.node.args[0], ast.Starred) else None)
+            args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
+            pos = 1 if site.name == "torch.save" else 0
+            # (`engine.save_checkpoint(p, it)` of the project's model counts too: the run wrote p)
+            target = site.kwarg("f") or site.kwarg("filepath") or site.kwarg("path") or (args[pos] if len(args) > pos else None)
+            if target is not None:
+                found.append(target)
+        # Keras `ModelCheckpoint(filename, ...)` handed to fit(), an `EarlyStopping(checkpoint_path=...)`
+        # that keeps the best weights: the run writes that file
+        for site in calls_named_ending(facts, ("ModelCheckpoint", "EarlyStopping", "EarlyStopper"), in_order=False):
+            target = site.kwarg("filepath") or site.kwarg("checkpoint_path") or site.kwarg("path") or site.kwarg("save_path")
+            if target is None and site.name.endswith("ModelCheckpoint") and site.node.args and not isinstance(site.node.args[0], ast.Starred):
+                target = site.node.args[0]
             if target is not None:
                 found.append(target)
         return found
@@ -1080,12 +1083,21 @@ def _pathless_save_of_project_object(facts: ModuleFacts, site: CallSite) -> bool
 
 def _method_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
     """The call is a method of an object built from a class of the project's own modules
-    (``runner = EvalRunner(config)``, ``actor = Action_net(env).to(device)``)."""
+    (``runner = EvalRunner(config)``, ``actor = Action_net(env).to(device)``, or what such an
+    object holds: ``self.trainer.workspace`` after ``self.trainer = Trainer(...)``)."""
     receiver = site.receiver
-    if not isinstance(receiver, ast.Name):
-        return False
     idx = index_of(facts)
-    binds = idx.bindings(site.scope, receiver.id) or idx.bindings(facts.module, receiver.id)
+    if isinstance(receiver, ast.Attribute) and site.scope.class_name:
+        while isinstance(receiver, ast.Attribute) and not (isinstance(receiver.value, ast.Name) and receiver.value.id == "self"):
+            receiver = receiver.value
+        text = plain_dotted_attribute(receiver)
+        if text is None:
+            return False
+        binds = [b for method in facts.methods_of(site.scope.class_name) for b in idx.bindings(method, text)]
+    elif isinstance(receiver, ast.Name):
+        binds = idx.bindings(site.scope, receiver.id) or idx.bindings(facts.module, receiver.id)
+    else:
+        return False
     if not binds:
         return False
     for _, value in binds:
@@ -1094,6 +1106,13 @@ def _method_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
         if not (isinstance(value, ast.Name) and value.id in idx.project_imports):
             return False
     return True
+
+
+def plain_dotted_attribute(node: ast.AST) -> str | None:
+    """``self.trainer`` for ``self.trainer`` (an attribute of a plain name), else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
 
 
 def inherited_project_method(facts: ModuleFacts, site: CallSite) -> bool:
@@ -1279,6 +1298,8 @@ def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | Non
             continue  # the project's own save helper: judged by the save inside it
         if is_project_helper(facts, site) or _pathless_save_of_project_object(facts, site):
             continue
+        if site.method not in STANDARD_SAVE_METHODS and _method_of_project_object(facts, site):
+            continue  # `workspace.save_checkpoint(tag, state)` of the project's class: it picks the file
         if _is_excluded_pretrained(facts, site):
             continue
         if site.method == "save" and not _plausible_generic_save(facts, site):
@@ -1767,10 +1788,11 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _beside_the_run_record(facts, site, path):
             continue  # the run's log/events file sits in the same folder
-        if _built_from_a_recorded_config(facts, site, path):
-            continue
-        if not _chosen_at_run_time(facts, site, path):
+        roots, volatile = _save_folder_origin(facts, site, path)
+        if not roots and not volatile:
             continue  # no option, config field, timestamp or environment in it: the source says where
+        if roots and _recorded_whole(facts, site, roots):
+            continue  # `print(args)` ... `join(args.out, "best.pth")`: the log has the folder
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
         if _beside_a_reported_save(site.info, reported, config.window):
@@ -1885,19 +1907,16 @@ def _built_from_a_recorded_config(facts: ModuleFacts, site: CallSite, path: ast.
     through what this file's callers pass."""
     if path is None:
         return False
+    roots = _path_origin(facts, site.scope, path, site.node.lineno, depth=2)[0]
+    return bool(roots) and _recorded_whole(facts, site, roots)
+
+
+def _recorded_whole(facts: ModuleFacts, site: CallSite, roots: set[str]) -> bool:
     from .configuration import config_recorded
     from .reproducibility import made_by_project_options_class
 
-    roots = _config_roots(facts, site.scope, path, site.node.lineno, depth=2)
-    if not roots:
-        return False
     # `opt = TrainOptions().parse()`: the project's options class prints them (not in this file)
     return config_recorded(facts, roots, whole=True) or made_by_project_options_class(facts, site.scope, roots)
-
-
-def _config_roots(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, depth: int) -> set[str]:
-    """The configuration objects (``args``, ``cfg``, ``self.config``) an expression is built from."""
-    return _path_origin(facts, scope, expr, line, depth)[0]
 
 
 _BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
@@ -1928,6 +1947,8 @@ def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, de
         # (`epochs, save_dir = cfg["train"].values()`: an unpacked name is the whole value's)
         bound = idx.bindings(scope, name) or (idx.bindings(facts.module, name) if not scope.is_module else ())
         exprs += [value if value is not None else stmt.value for stmt, value in bound]
+        if name == "self" or name == "cls":
+            continue  # (its attributes are followed below)
         if name in params:
             followed.append(name)
         elif not bound and name not in facts.aliases and name not in facts.functions and name not in _BUILTIN_NAMES:
@@ -1981,11 +2002,12 @@ def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, de
     return roots, volatile
 
 
-def _chosen_at_run_time(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
-    """Is the folder picked when the run starts: a command-line option or config field
-    (``args.out_dir``, ``cfg["save_dir"]``, ``self.config.save_fold``), a timestamp or random
-    name, an environment variable? A path made of the file's own names and literals
-    (``join(run_dir, "best.pt")`` with ``run_dir`` built here) can be read off the source."""
+def _save_folder_origin(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> tuple[set[str], bool]:
+    """What the folder of a save is chosen from (see _path_origin): a command-line option or
+    config field (``args.out_dir``, ``cfg["save_dir"]``, ``self.config.save_fold``), a timestamped
+    or random name, the environment, a caller outside the file. A path made of the file's
+    own names and literals (``join(run_dir, "best.pt")`` with ``run_dir`` built here) has
+    neither, and can be read off the source."""
     if path is None:
         # `manager = tf.train.CheckpointManager(ckpt, args.ckpt_dir)` ... `manager.save()`:
         # the folder was given when the receiver was made
@@ -1993,10 +2015,9 @@ def _chosen_at_run_time(facts: ModuleFacts, site: CallSite, path: ast.expr | Non
         if isinstance(made, ast.Name):
             made = index_of(facts).binding(site.scope, made.id, site.node.lineno)
         if not isinstance(made, ast.Call):
-            return False
+            return set(), False
         path = made
-    roots, volatile = _path_origin(facts, site.scope, path, site.node.lineno, depth=2)
-    return bool(roots) or volatile
+    return _path_origin(facts, site.scope, path, site.node.lineno, depth=2)
 
 
 def _leads_with_placeholder(template: ast.expr, opening: str) -> bool:
@@ -2672,6 +2693,8 @@ TRY_TYPES = (ast.Try, ast.TryStar) if sys.version_info >= (3, 11) else (ast.Try,
 
 # Load methods every model class has from its framework: judged even on a project's class.
 STANDARD_LOAD_METHODS = frozenset({"load_state_dict", "load_weights", "from_pretrained", "load_adapter"})
+# Library save methods a project's class inherits (a Keras or transformers model of its own).
+STANDARD_SAVE_METHODS = frozenset({"save_weights", "save_pretrained", "save", "save_model"})
 
 
 @rule("DLL210")

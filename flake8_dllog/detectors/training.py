@@ -1090,7 +1090,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
                 bound |= _target_names(stmt.target)
             if not bound:
-                if isinstance(stmt, ast.Return) and _passes_it_on(facts, caller.scope):
+                if isinstance(stmt, ast.Return) and stmt.value is caller.node and _returns_a_named_loss(facts, tl.scope) and _passes_it_on(facts, caller.scope):
                     return True  # `return self._fit(...)` from a wrapper nobody here calls
                 # Used inline: `print(train_epoch(...))` / `log(train(...))`
                 for c in _notable_calls(facts, caller.scope):
@@ -1098,7 +1098,10 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
                         return True
                 continue
             caller_derived = loss_derived_names(caller.scope, bound, facts)
-            if _passes_it_on(facts, caller.scope) and _returns_any(facts, caller.scope, caller_derived):
+            if (
+                len(bound) == 1 and _returns_a_named_loss(facts, tl.scope)
+                and _passes_it_on(facts, caller.scope) and _returns_any(facts, caller.scope, caller_derived)
+            ):
                 # `critic_loss = self._fit(...); return critic_loss` in `update()`, which only
                 # callers outside this file run: they decide what to log
                 return True
@@ -1160,6 +1163,19 @@ def _judge_scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
                 seeds |= _names_in(loss)
     derived = loss_derived_names(scope, seeds, facts)
     return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in _notable_calls(facts, scope))
+
+
+def _returns_a_named_loss(facts: ModuleFacts, scope: Scope) -> bool:
+    """``return train_loss`` / ``return loss.item()`` / ``return loss, acc``: the loss itself,
+    not an object built from the state it came with."""
+    for value in _returned_values(facts, scope):
+        parts = value.elts if isinstance(value, ast.Tuple) else [value]
+        for part in parts:
+            if isinstance(part, ast.Call) and isinstance(part.func, ast.Attribute) and part.func.attr == "item":
+                part = part.func.value
+            if isinstance(part, ast.Name) and "loss" in part.id.lower():
+                return True
+    return False
 
 
 def _passes_it_on(facts: ModuleFacts, scope: Scope) -> bool:
