@@ -1055,10 +1055,33 @@ def _inference_only(facts: ModuleFacts) -> bool:
         # (this file's own `inference_fn(...)` matches `*_fn` but is no metric)
         # (`sample_fn = diffusion.p_sample_loop`: a `*_fn` that is no loss or metric)
         and not any(
-            c.target is None and (not (c.name or "").endswith("_fn") or is_metric_call(facts, c)) for c in facts.calls_in("metric_call")
+            c.target is None and (not (c.name or "").endswith("_fn") or is_metric_call(facts, c)) and not _scores_stored_results(facts, c)
+            for c in facts.calls_in("metric_call")
         )
         and not is_training_module(facts)
     )
+
+
+# Reads of results written by an earlier run (out-of-fold predictions, a results table).
+STORED_RESULTS_READ = re.compile(r"(^|\.)(read_csv|read_parquet|read_pickle|read_feather|read_json|read_excel)$")
+
+
+def _scores_stored_results(facts: ModuleFacts, site: CallSite) -> bool:
+    """``roc_auc_score(oof["target"], oof["pred"])`` after ``oof = pd.read_csv("oof.csv")``:
+    a submission notebook re-scoring the predictions its training run stored, not this
+    model's outputs."""
+    idx = index_of(facts)
+    roots = {root_name(a) for a in [*site.node.args, *(k.value for k in site.node.keywords)]}
+    if not roots or None in roots:
+        return False
+    for root in roots:
+        binds = idx.bindings(site.scope, root) or idx.bindings(facts.module, root)
+        if not binds or not all(
+            isinstance(value, ast.Call) and STORED_RESULTS_READ.search(dotted_name(value.func, facts.aliases) or "")
+            for _, value in binds
+        ):
+            return False
+    return True
 
 
 PREDICTOR_NAME = re.compile(r"infer|predict|segment|detect|generate|sample|demo", re.I)

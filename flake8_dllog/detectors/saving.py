@@ -20,7 +20,7 @@ import ast
 import re
 import sys
 from functools import cached_property, lru_cache
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from ..config import Config
 from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, is_record_file_open, walk
@@ -1342,7 +1342,19 @@ def _counters_around(site: CallSite) -> set[str]:
             target = target.elts[0]
         if isinstance(target, ast.Name):
             out.add(target.id)
+    # `[load_state(f"fold{fold}.pth") for fold in [0, 1, 2]]`: a comprehension over literals
+    for node in walk(site.stmt):
+        if node.__class__ in _COMPREHENSIONS and any(n is site.node for n in walk(node)):
+            for gen in node.generators:
+                literal = (
+                    isinstance(gen.iter, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) for e in gen.iter.elts)
+                ) or (isinstance(gen.iter, ast.Call) and (dotted_name(gen.iter.func) or "") in COUNTING_ITERS)
+                if literal and isinstance(gen.target, ast.Name):
+                    out.add(gen.target.id)
     return out
+
+
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
 
 
 def _step_counters(facts: ModuleFacts, loop: ast.AST) -> frozenset[str]:
@@ -1766,6 +1778,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         return
     if _clearml_task(facts):
         return  # ClearML's torch binding registers every saved file (with its path) as an output model
+    if index_of(facts).conversion_tool:
+        return  # a one-shot weight converter writes where its user just told it to
     reported: list[StmtInfo] = []
     idx = index_of(facts)
     for site, saved, path in _save_sites(facts):
@@ -1788,10 +1802,10 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _beside_the_run_record(facts, site, path):
             continue  # the run's log/events file sits in the same folder
-        roots, volatile = _save_folder_origin(facts, site, path)
-        if not roots and not volatile:
+        origin = _save_folder_origin(facts, site, path)
+        if not (origin.config_roots or origin.generated or origin.unknown):
             continue  # no option, config field, timestamp or environment in it: the source says where
-        if roots and _recorded_whole(facts, site, roots):
+        if origin.config_roots and not origin.generated and _recorded_whole(facts, site, origin.config_roots):
             continue  # `print(args)` ... `join(args.out, "best.pth")`: the log has the folder
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
@@ -1907,8 +1921,8 @@ def _built_from_a_recorded_config(facts: ModuleFacts, site: CallSite, path: ast.
     through what this file's callers pass."""
     if path is None:
         return False
-    roots = _path_origin(facts, site.scope, path, site.node.lineno, depth=2)[0]
-    return bool(roots) and _recorded_whole(facts, site, roots)
+    origin = _path_origin(facts, site.scope, path, site.node.lineno, depth=2)
+    return bool(origin.config_roots) and not origin.generated and _recorded_whole(facts, site, origin.config_roots)
 
 
 def _recorded_whole(facts: ModuleFacts, site: CallSite, roots: set[str]) -> bool:
@@ -1932,17 +1946,31 @@ VOLATILE_CALL = re.compile(
 )
 
 
-def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, depth: int) -> tuple[set[str], bool]:
+class PathOrigin(NamedTuple):
+    """What a path is built from (see _path_origin)."""
+
+    config_roots: frozenset[str]  # the configuration objects among its parts (`args`, `self.config`)
+    generated: bool  # a part made at run time: a timestamp, a random name, the environment
+    unknown: bool  # a part this file cannot see: callers elsewhere, a name bound nowhere
+
+    def __or__(self, other: "PathOrigin") -> "PathOrigin":  # type: ignore[override]
+        return PathOrigin(self.config_roots | other.config_roots, self.generated or other.generated, self.unknown or other.unknown)
+
+
+NO_ORIGIN = PathOrigin(frozenset(), False, False)
+
+
+def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, depth: int) -> PathOrigin:
     """What a path is built from, followed through the function's assignments and, for a
-    parameter, through what this file's callers pass: (the configuration objects among its
-    parts, whether a part changes from run to run: a timestamp, ``os.environ``, ``sys.argv``)."""
+    parameter, through what this file's callers pass (and for ``self.x``, what the class's
+    other methods set it to)."""
     from .configuration import config_names, plain_dotted, root_name
 
     idx = index_of(facts)
     exprs: list[ast.AST] = [expr]
     params = idx.parameters(scope)
     followed: list[str] = []
-    volatile = False
+    generated = unknown = False
     for name in _resolved_names(facts, scope, expr, line):
         # (`epochs, save_dir = cfg["train"].values()`: an unpacked name is the whole value's)
         bound = idx.bindings(scope, name) or (idx.bindings(facts.module, name) if not scope.is_module else ())
@@ -1952,7 +1980,7 @@ def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, de
         if name in params:
             followed.append(name)
         elif not bound and name not in facts.aliases and name not in facts.functions and name not in _BUILTIN_NAMES:
-            volatile = True  # bound nowhere in the file (a pasted snippet's `ckpt_path`): cannot tell
+            unknown = True  # bound nowhere in the file (a pasted snippet's `ckpt_path`): cannot tell
     known = config_names(facts)
     roots: set[str] = set()
     attributes: list[str] = []  # `self.save_path`, set by another method
@@ -1960,13 +1988,13 @@ def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, de
         for node in walk(part):
             cls = node.__class__
             if cls is ast.Call:
-                volatile = volatile or VOLATILE_CALL.search(dotted_name(node.func) or "") is not None
+                generated = generated or VOLATILE_CALL.search(dotted_name(node.func) or "") is not None
                 continue
             if cls is not ast.Attribute and cls is not ast.Subscript:
                 continue
             text = dotted_name(node) or ""
             if text.startswith(("sys.argv", "os.environ")):
-                volatile = True
+                generated = True
                 continue
             root = root_name(node)
             if root == "self":
@@ -1981,33 +2009,30 @@ def _path_origin(facts: ModuleFacts, scope: Scope, expr: ast.expr, line: int, de
     if followed and (any(CLI_DECORATOR.search(d) for d in scope.decorators) or not idx.callers(scope)):
         # `@click.option("--out")` parameters are command-line options; a function nobody
         # here calls gets its values from elsewhere, at run time
-        volatile = True
+        unknown = True
+    origin = PathOrigin(frozenset(roots), generated, unknown)
     if depth > 1:
         for name in followed:
             # `def load_model(ckpt_path)` ... `load_model(join(run_config.model_dir, "model.bin"))`
             for call, value in _param_values(facts, scope, name):
                 if value is not None:
-                    more, changes = _path_origin(facts, call.scope, value, call.node.lineno, depth - 1)
-                    roots |= more
-                    volatile = volatile or changes
+                    origin = origin | _path_origin(facts, call.scope, value, call.node.lineno, depth - 1)
         for method in facts.methods_of(scope.class_name) if attributes else ():
             # `self.save_path = join(args.result_path, args.model_name)` in `__init__`
             if method is scope:
                 continue
             for attribute in attributes:
                 for stmt, value in idx.bindings(method, attribute):
-                    more, changes = _path_origin(facts, method, value if value is not None else stmt.value, stmt.lineno, depth - 1)
-                    roots |= more
-                    volatile = volatile or changes
-    return roots, volatile
+                    origin = origin | _path_origin(facts, method, value if value is not None else stmt.value, stmt.lineno, depth - 1)
+    return origin
 
 
-def _save_folder_origin(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> tuple[set[str], bool]:
+def _save_folder_origin(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> PathOrigin:
     """What the folder of a save is chosen from (see _path_origin): a command-line option or
     config field (``args.out_dir``, ``cfg["save_dir"]``, ``self.config.save_fold``), a timestamped
     or random name, the environment, a caller outside the file. A path made of the file's
     own names and literals (``join(run_dir, "best.pt")`` with ``run_dir`` built here) has
-    neither, and can be read off the source."""
+    none of these, and can be read off the source."""
     if path is None:
         # `manager = tf.train.CheckpointManager(ckpt, args.ckpt_dir)` ... `manager.save()`:
         # the folder was given when the receiver was made
@@ -2015,7 +2040,7 @@ def _save_folder_origin(facts: ModuleFacts, site: CallSite, path: ast.expr | Non
         if isinstance(made, ast.Name):
             made = index_of(facts).binding(site.scope, made.id, site.node.lineno)
         if not isinstance(made, ast.Call):
-            return set(), False
+            return NO_ORIGIN
         path = made
     return _path_origin(facts, site.scope, path, site.node.lineno, depth=2)
 
@@ -2377,7 +2402,8 @@ def _after_a_literal_run(facts: ModuleFacts, site: CallSite) -> bool:
 
 def _literal_run(facts: ModuleFacts) -> bool:
     loops = training_loops(facts)
-    fits = framework_training_calls(facts)
+    # (`train_model(...)` of this file is judged by its own loops, not as a framework's fit)
+    fits = [site for site in framework_training_calls(facts) if facts.local_target(site) is None]
     if not loops and not fits:
         return False
     if not all(_literal_count_loop(facts, tl.loop) or _run_by_literal_loops(facts, tl.scope) for tl in loops):
@@ -2398,10 +2424,22 @@ def _literal_epochs(facts: ModuleFacts, site: CallSite) -> bool:
     return _literal_int(facts, site.kwarg("epochs"))
 
 
-def _literal_int(facts: ModuleFacts, expr: ast.expr | None) -> bool:
-    """``5``, or ``EPOCHS`` bound once in the module to ``5``."""
+def _literal_int(facts: ModuleFacts, expr: ast.expr | None, scope: Scope | None = None, depth: int = 2) -> bool:
+    """``5``, or ``EPOCHS`` bound once (in ``scope`` or the module) to ``5``, or a parameter
+    of ``scope`` that every caller in this file fills with such a number (or leaves at such
+    a default): ``def train(model, num_epochs=NUM_EPOCHS)``."""
     if isinstance(expr, ast.Name):
-        binds = index_of(facts).bindings(facts.module, expr.id)
+        idx = index_of(facts)
+        if scope is not None and not scope.is_module and depth > 0:
+            if expr.id in idx.parameters(scope):
+                values = _param_values(facts, scope, expr.id)
+                return bool(values) and all(
+                    _literal_int(facts, value, call.scope, depth - 1) for call, value in values
+                )
+            local = idx.bindings(scope, expr.id)
+            if local:
+                return len(local) == 1 and _literal_int(facts, local[0][1], None, 0)
+        binds = idx.bindings(facts.module, expr.id)
         expr = binds[0][1] if len(binds) == 1 else None
     return isinstance(expr, ast.Constant) and type(expr.value) is int
 
@@ -2424,7 +2462,8 @@ def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:
         it = it.args[0]
     if dotted_name(it.func) != "range" or not it.args or it.keywords:
         return False
-    return all(_literal_int(facts, arg) for arg in it.args)
+    info = facts.info(loop)
+    return all(_literal_int(facts, arg, info.scope if info is not None else None) for arg in it.args)
 
 
 def _if_chain(info: StmtInfo | None) -> StmtInfo | None:

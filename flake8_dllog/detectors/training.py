@@ -1226,8 +1226,17 @@ def _lightning_steps(facts: ModuleFacts) -> list[Scope]:
     out = []
     for scope in facts.scopes:
         if scope.name == "training_step" and scope.class_name and any(LIGHTNING_BASES.search(b) for b in scope.class_bases):
-            out.append(scope)
+            if not _stub(scope.node):
+                out.append(scope)  # (`def training_step(...): pass` in a predict-only module trains nothing)
     return out
+
+
+def _stub(fn: ast.AST) -> bool:
+    """A function whose body is only a docstring, ``pass`` or ``...``."""
+    return all(
+        isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        for stmt in fn.body
+    )
 
 
 def _returns_log_dict(scope: Scope) -> ast.AST | None:
