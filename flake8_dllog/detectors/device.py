@@ -1172,6 +1172,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         return
     reported: set[int] = set()
     by_global: dict[str, tuple[CallSite, dict]] = {}
+    scopes_logging: dict[tuple[frozenset, frozenset], list[Scope]] = {}
     idx = index_of(facts)
     for site in facts.calls_in("device_transfer"):  # in source order
         if site.loops or id(site.scope) in reported:
@@ -1250,13 +1251,18 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         if _per_element_move(site):
             continue  # `[d.to(self.device) for d in data]`: a batch's tensors, one by one
         shared = _module_global_device(facts, site, dev_expr)
-        if shared is not None and any(
+        if shared is not None:
             # `DEVICE = torch.device(...)` at the top, used by `train()`, `evaluate()` and
-            # `__main__`: one choice, and a log of it in any function records it.
-            scope is not site.scope and idx.evidence(scope) and _scope_logs_placement(facts, scope, keys)
-            for scope in facts.scopes
-        ):
-            continue
+            # `__main__`: one choice, and a log of it in any function records it. (The
+            # scopes that log it are found once per set of keys, not once per move.)
+            memo_key = (frozenset(keys[0]), frozenset(keys[1]))
+            logging_scopes = scopes_logging.get(memo_key)
+            if logging_scopes is None:
+                logging_scopes = scopes_logging[memo_key] = [
+                    scope for scope in facts.scopes if idx.evidence(scope) and _scope_logs_placement(facts, scope, keys)
+                ]
+            if any(scope is not site.scope for scope in logging_scopes):
+                continue
         reported.add(id(site.scope))
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:

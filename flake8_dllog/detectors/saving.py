@@ -1805,7 +1805,7 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
         origin = _save_folder_origin(facts, site, path)
         if not (origin.config_roots or origin.generated or origin.unknown):
             continue  # no option, config field, timestamp or environment in it: the source says where
-        if origin.config_roots and not origin.generated and _recorded_whole(facts, site, origin.config_roots):
+        if _recorded_origin(facts, site, origin):
             continue  # `print(args)` ... `join(args.out, "best.pth")`: the log has the folder
         # Several saves side by side (model, optimizer, tokenizer) are one checkpoint: one
         # finding, whose fix makes the others "nearby" too.
@@ -1921,14 +1921,18 @@ def _built_from_a_recorded_config(facts: ModuleFacts, site: CallSite, path: ast.
     through what this file's callers pass."""
     if path is None:
         return False
-    origin = _path_origin(facts, site.scope, path, site.node.lineno, depth=2)
-    return bool(origin.config_roots) and not origin.generated and _recorded_whole(facts, site, origin.config_roots)
+    return _recorded_origin(facts, site, _path_origin(facts, site.scope, path, site.node.lineno, depth=2))
 
 
-def _recorded_whole(facts: ModuleFacts, site: CallSite, roots: set[str]) -> bool:
+def _recorded_origin(facts: ModuleFacts, site: CallSite, origin: "PathOrigin") -> bool:
+    """The path's run-time parts are all fields of configurations the run records whole (a
+    timestamped part is in no config)."""
     from .configuration import config_recorded
     from .reproducibility import made_by_project_options_class
 
+    roots = origin.config_roots
+    if not roots or origin.generated:
+        return False
     # `opt = TrainOptions().parse()`: the project's options class prints them (not in this file)
     return config_recorded(facts, roots, whole=True) or made_by_project_options_class(facts, site.scope, roots)
 
