@@ -618,6 +618,7 @@ class ModuleFacts:
         for site in self.calls:
             site.target = None
         self.calls = []
+        self.__dict__.pop("_site_by_node", None)
         self._callers = {}
         self.stmt_infos = {}
         self._stmts_by_scope = None
@@ -840,7 +841,12 @@ class ModuleFacts:
 
     def site_of(self, call: ast.Call) -> CallSite | None:
         """The recorded call site of this ``ast.Call`` node."""
-        return next((c for c in self.calls_under(call) if c.node is call), None)
+        return self._site_by_node.get(id(call))
+
+    @cached_property
+    def _site_by_node(self) -> dict[int, CallSite]:
+        # (the tree outlives the facts, so its nodes' ids stay theirs while this is used)
+        return {id(c.node): c for c in reversed(self.calls)}  # the first, as a scan would
 
     @cached_property
     def text(self) -> str:

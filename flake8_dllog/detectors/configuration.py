@@ -1234,8 +1234,9 @@ def config_recorded(facts: ModuleFacts, names: Iterable[str], *, whole: bool = F
         cache = facts._dllog_config_recorded = {}  # type: ignore[attr-defined]
     found = cache.get(key)
     if found is None:
-        # A whole record is one kind of record: where there is none, there is no whole one.
-        found = cache[key] = (not whole or config_recorded(facts, key[0])) and _config_recorded(facts, key[0], whole)
+        # A whole record is one kind of record: where there is none, there is no whole one
+        # (when DLL600 already asked; the whole-only walk is the cheaper one to start).
+        found = cache[key] = cache.get((key[0], False)) is not False and _config_recorded(facts, key[0], whole)
     return found
 
 

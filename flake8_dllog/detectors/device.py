@@ -1141,24 +1141,41 @@ def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | 
     TrainingArguments choose (and `fp16=True` fails on a CPU), so this `.to()` decides nothing."""
     if not isinstance(model, ast.Name):
         return False
-    for call in site.scope.calls:
+    return any(
+        given == model.id and (anywhere or line >= site.node.lineno)
+        for line, anywhere, given in _model_handoffs(facts, site.scope)
+    )
+
+
+def _model_handoffs(facts: ModuleFacts, scope: Scope) -> list[tuple[int, bool, str]]:
+    """(line, counts before it too, model name) of each call in ``scope`` that takes over
+    placing a model: HF/TRL Trainers, Fabric/DeepSpeed setup, the file's LightningModule.
+    Worked out once per scope: every model move in a big scope asks."""
+    cache = getattr(facts, "_dllog_model_handoffs", None)
+    if cache is None:
+        cache = facts._dllog_model_handoffs = {}  # type: ignore[attr-defined]
+    found = cache.get(id(scope))
+    if found is not None:
+        return found
+    found = cache[id(scope)] = []
+    for call in scope.calls:
         name = call.name or ""
         if name.startswith(("transformers.", "trl.")) and name.endswith("Trainer"):
-            given = call.kwarg("model")
-        elif (name.endswith(("fabric.setup", "Fabric.setup", "fabric.setup_module")) or name == "deepspeed.initialize") and call.node.lineno >= site.node.lineno:
+            given, anywhere = call.kwarg("model"), True
+        elif name.endswith(("fabric.setup", "Fabric.setup", "fabric.setup_module")) or name == "deepspeed.initialize":
             # Lightning Fabric and DeepSpeed then move the model to the device they manage
-            given = call.kwarg("model") or call.kwarg("module")
-        elif call.node.lineno >= site.node.lineno and _lightning_module_class(facts, name):
+            given, anywhere = call.kwarg("model") or call.kwarg("module"), False
+        elif _lightning_module_class(facts, name):
             # `Module(model)` of the file's LightningModule: the Lightning Trainer places it
             # (and logs "GPU available: ..., used: ...")
-            given = call.kwarg("model")
+            given, anywhere = call.kwarg("model"), False
         else:
             continue
         if given is None and call.node.args:
             given = call.node.args[0]
-        if isinstance(given, ast.Name) and given.id == model.id:
-            return True
-    return False
+        if isinstance(given, ast.Name):
+            found.append((call.node.lineno, anywhere, given.id))
+    return found
 
 
 def _lightning_module_class(facts: ModuleFacts, name: str) -> bool:
