@@ -68,6 +68,8 @@ RECORDING_NAME = re.compile(
     r"tensorboard|neptune|comet|clearml|experiment|hparam",
     re.I,
 )
+# A project helper that writes what it is given to a file (`dump_json`, `save_yaml`).
+FILE_DUMP_NAME = re.compile(r"dump|json|yaml|toml", re.I)
 # A project helper that hands parameters to a tracker (`mlflow_log_params`, `log_hparams`).
 PARAMETER_RECORDER_NAME = re.compile(r"param|hparam|hyper|config|cfg|wandb|mlflow|neptune|comet|track", re.I)
 TRACKER_OBJECT = re.compile(r"run|wandb|neptune|experiment|tracker|writer|logger|summary|mlflow|comet|clearml|aim", re.I)
@@ -973,7 +975,10 @@ HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "set
 # Lightning's tracker loggers: what a run is named is shown with its charts.
 TRACKER_LOGGERS = ("WandbLogger", "TensorBoardLogger", "MLFlowLogger", "CometLogger", "NeptuneLogger", "wandb.init")
 
-RUNNER_NAME = re.compile(r"(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_)", re.I)
+RUNNER_NAME = re.compile(
+    r"(?i:(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_))"
+    r"|[a-z0-9](Trainer|Runner|Engine|Solver)$"  # `PytorchTrainer`, `SegRunner`
+)
 
 
 def _project_runner(facts: ModuleFacts, name: str) -> bool:
@@ -1280,6 +1285,8 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
             return True  # `wandb.init(config={"lr": args.lr, ...})`: the author chose
         if how == "helper" and len(fields) >= 2 and not whole_only and PARAMETER_RECORDER_NAME.search(_last(site.name)):
             return True  # the project's `mlflow_log_params({"lr": cfg["lr"], "arch": ...})`
+        if how == "helper" and len(fields) >= 2 and not whole_only and FILE_DUMP_NAME.search(_last(site.name)):
+            return True  # `dump_json(run_dir / "splits.json", {"seed": args.seed, "bs": args.bs})`
         if how == "log" and not whole_only:
             logged_fields |= _direct_fields(exprs, aliases)
         if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:
@@ -1315,7 +1322,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
     for name, sites in facts._calls_by_name.items():
         if RUNNER_NAME.search(name.rsplit(".", 1)[-1]) and _project_runner(facts, name):
             for site in sites:
-                if site.target is None and mentioned.span_has(site.node) and mentions_whole(call_exprs(site), aliases):
+                if site.target is None and mentions_whole(_runner_arguments(facts, site, mentioned), aliases):
                     return True
     if copies:
         for site in facts.logging_calls:
@@ -1336,6 +1343,10 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
         return True  # every option the parser defines is in the log
     if not whole_only:
         logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
+        unpacked = _fields_unpacked_into_callee(facts, aliases)
+        if unpacked is True:
+            return True
+        logged_fields |= unpacked
     if _enough_hyperparameters(logged_fields):
         return True
     # `for k, v in vars(args).items(): print(k, v)`
@@ -1470,6 +1481,35 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
     return out
 
 
+def _fields_unpacked_into_callee(facts: ModuleFacts, aliases: set[str]) -> "set[str] | bool":
+    """``main(**vars(args))`` / ``main(**args.__dict__)``: every field becomes a parameter of
+    the file's ``main``. True when ``main`` hands some of them to a tracker's record call
+    (``wandb.init(config={"lr": lr, ...})``: the author chose what to record), else the
+    fields it logs (``print(f"lr={lr}")``), as ``args.<name>``."""
+    out: set[str] = set()
+    record_sites = None
+    for call in _config_index(facts).flow_calls:
+        target, params = call.target, call.params
+        if target is None or not params:
+            continue
+        unpacked = [kw.value for kw in call.site.node.keywords if kw.arg is None and mentions_whole([kw.value], aliases)]
+        if not unpacked:
+            continue
+        root = root_name(unpacked[0].args[0] if isinstance(unpacked[0], ast.Call) and unpacked[0].args else unpacked[0]) or "config"
+        if record_sites is None:
+            record_sites = {id(site.node): how for site, how in _record_calls(facts)}
+        own = set(params)
+        for site in target.calls:
+            how = record_sites.get(id(site.node))
+            if how not in ("record", "log"):
+                continue
+            names = {n.id for e in call_exprs(site) for n in walk(e) if isinstance(n, ast.Name)} & own
+            if how == "record" and names:
+                return True
+            out |= {f"{root}.{n}" for n in names}
+    return out
+
+
 # Calls that keep a copy of a file (the config file itself, next to the run's outputs).
 FILE_KEEPING_CALLS = frozenset({"copy", "copyfile", "copy2", "copytree", "log_artifact", "log_artifacts", "save", "add_artifact"})
 
@@ -1520,7 +1560,31 @@ def config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
         for arg in call_exprs(site):
             if any(facts.segment(node) in paths for node in walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Constant))):
                 return True
+    # `PytorchTrainer(train_config=TrainConfiguration(config_path=args.config))`: the project's
+    # own trainer reads the same file (and records it where this file cannot see)
+    for name, sites in facts._calls_by_name.items():
+        if name and RUNNER_NAME.search(name.rsplit(".", 1)[-1]) and _project_runner(facts, name):
+            for site in sites:
+                for arg in _runner_arguments(facts, site):
+                    if any(facts.segment(node) in paths for node in walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript))):
+                        return True
     return False
+
+
+def _runner_arguments(facts: ModuleFacts, site: CallSite, mentioned: "_RootLines | None" = None) -> list[ast.AST]:
+    """A call's arguments and, for each plain name among them, the value it was bound to in
+    the same function (``trainer_config = TrainConfiguration(config_path=args.config, ...)``
+    then ``PytorchTrainer(train_config=trainer_config, evaluator=SegEvaluator(args))``).
+    With ``mentioned``: only those on lines that name a config root."""
+    exprs = call_exprs(site)
+    out = [e for e in exprs if mentioned is None or mentioned.span_has(e)]
+    bindings = index_of(facts).assignments(site.scope)
+    for e in exprs:
+        if isinstance(e, ast.Name):
+            for stmt, value in bindings.get(e.id, ()):
+                if value is not None and stmt.lineno < site.node.lineno and (mentioned is None or mentioned.span_has(value)):
+                    out.append(value)
+    return out
 
 
 def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:

@@ -1709,7 +1709,12 @@ def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None
     the value live elsewhere and are the place to log it."""
     if expr is None or not _called_here(facts, site.scope):
         return False
-    return _unseen_here(facts, site.scope, _resolved_names(facts, site.scope, expr, site.node.lineno), expr, depth=3)
+    names = _resolved_names(facts, site.scope, expr, site.node.lineno)
+    for loop in site.loops:
+        # `for p in ckpt_paths: torch.load(p)`: each path is one of the list's
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) and loop.target.id in names:
+            names = names | _names_in(loop.iter)
+    return _unseen_here(facts, site.scope, names, expr, depth=3)
 
 
 def _called_here(facts: ModuleFacts, scope: Scope) -> bool:
@@ -2267,10 +2272,14 @@ def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
     return found
 
 
-def _scope_records_run(idx: _Index, scope: Scope) -> bool:
+def _scope_records_run(idx: _Index, scope: Scope, depth: int = 1) -> bool:
     for call in scope.calls:
         name = call.name or ""
         if is_artifact_record(name) or is_record_helper(name):
+            return True
+        # `save_stats(run_dir, stats, {"lr": lr, ...})`: the file's own helper writes the dump
+        target = call.target
+        if depth > 0 and target is not None and target is not scope and call.node.args and _scope_records_run(idx, target, depth - 1):
             return True
         if name.rsplit(".", 1)[-1] in ("dump", "safe_dump", "save", "save_hyperparameters", "to_yaml") and idx.matches("config_record", name):
             return True
@@ -2462,12 +2471,34 @@ def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:
     if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
         return False
     it = loop.iter
-    if (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("tqdm", "trange") and it.args and isinstance(it.args[0], ast.Call):
+    if (dotted_name(it.func) or "").rsplit(".", 1)[-1] in ("tqdm", "trange", "enumerate") and it.args and isinstance(it.args[0], ast.Call):
         it = it.args[0]
+    info = facts.info(loop)
+    if isinstance(it.func, ast.Attribute) and it.func.attr == "split":
+        return _literal_splitter(facts, it.func.value, info.scope if info is not None else None)
     if dotted_name(it.func) != "range" or not it.args or it.keywords:
         return False
-    info = facts.info(loop)
     return all(_literal_int(facts, arg, info.scope if info is not None else None) for arg in it.args)
+
+
+# scikit-learn's cross-validation splitters (`StratifiedKFold(n_splits=5)`, `GroupShuffleSplit`)
+CV_SPLITTER = re.compile(r"(KFold|Split)$")
+
+
+def _literal_splitter(facts: ModuleFacts, expr: ast.expr, scope: Scope | None) -> bool:
+    """``skf = StratifiedKFold(n_splits=5, shuffle=True, random_state=42)`` then
+    ``for fold, (tr, va) in enumerate(skf.split(X, y))``: as many folds as the source says."""
+    if isinstance(expr, ast.Name):
+        idx = index_of(facts)
+        binds = (idx.bindings(scope, expr.id) if scope is not None else []) or idx.bindings(facts.module, expr.id)
+        if len(binds) != 1:
+            return False
+        expr = binds[0][1]
+    if not isinstance(expr, ast.Call) or not CV_SPLITTER.search((dotted_name(expr.func) or "").rsplit(".", 1)[-1]):
+        return False
+    return all(
+        isinstance(v, ast.Constant) or _literal_int(facts, v, scope) for v in list(expr.args) + [k.value for k in expr.keywords]
+    )
 
 
 def _if_chain(info: StmtInfo | None) -> StmtInfo | None:
@@ -2511,6 +2542,8 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             rich = _rich_checkpoint_saved(facts)
         if rich or _records_run_alongside(facts, site):
             continue
+        if _copy_of_a_named_save(facts, site, saved, config.window):
+            continue
         path_text = _text(facts, path)
         if _part_of_a_reported_checkpoint(site, path_text, reported, config.window):
             continue
@@ -2523,6 +2556,22 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         # format the rest of the project expects, so that is the author's call, not a fix.
         report.fixable = call != "save_weights"
         yield report
+
+
+def _copy_of_a_named_save(facts: ModuleFacts, site: CallSite, saved: ast.expr | None, window: int) -> bool:
+    """``torch.save(sd, f"ckpt/epoch_{epoch}_loss_{loss:.3f}.pth")`` and, beside it,
+    ``torch.save(sd, "best_model.pth")``: the same weights again under a fixed name, a copy
+    of a checkpoint whose name already says its epoch."""
+    if saved is None:
+        return False
+    text = facts.segment(saved)
+    info = site.info
+    for other, other_saved, other_path in _save_sites(facts, self_logging_too=True):
+        if other is site or other.info.block is not info.block or abs(other.info.index - info.index) > window:
+            continue
+        if other_saved is not None and facts.segment(other_saved) == text and _metadata_in_path(facts, other, other_path):
+            return True
+    return False
 
 
 def _before_any_training(facts: ModuleFacts, site: CallSite) -> bool:
@@ -2740,6 +2789,40 @@ STANDARD_LOAD_METHODS = frozenset({"load_state_dict", "load_weights", "from_pret
 STANDARD_SAVE_METHODS = frozenset({"save_weights", "save_pretrained", "save", "save_model"})
 
 
+def _switched_off_load(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """``load_file = None  # "ckpt/epoch_2.pth"`` then ``if load_file: model.load_state_dict(
+    torch.load(load_file))``: the load is switched off in the source (the name is only ever
+    bound to None), so it never runs."""
+    if not isinstance(path, ast.Name):
+        return False
+    name = path.id
+    guarded = False
+    level = site.info.parent
+    while level is not None and not guarded:
+        test = getattr(level.stmt, "test", None)
+        if isinstance(level.stmt, ast.If) and test is not None:
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
+                test = test.left
+            guarded = isinstance(test, ast.Name) and test.id == name
+        level = level.parent
+    if not guarded or name in index_of(facts).parameters(site.scope):
+        return False
+    binds = 0
+    for node in walk(site.scope.node):
+        if isinstance(node, ast.Global) and name in node.names:
+            return False
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            if not (isinstance(node.value, ast.Constant) and node.value.value is None and len(node.targets) == 1):
+                return False
+            binds += 1
+        elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            binds -= 1  # a store that is not one of the `= None` above (loop, with, walrus...)
+    # every store counted once as a Name and once as its `= None` assignment
+    return binds == 0 and any(
+        isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name for n in walk(site.scope.node)
+    )
+
+
 @rule("DLL210")
 def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     if not facts.calls_in("load") or not is_dl_module(facts):
@@ -2805,6 +2888,8 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 target = result
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path) or stored_constructor_argument(facts, site, path):
             continue
+        if _switched_off_load(facts, site, path):
+            continue  # `load_file = None` ... `if load_file: torch.load(load_file)`: never runs
         if path is not None and idx.prediction_cli:
             # (`WEIGHT_PATH = setup.weights if setup.weights else "weights"`: followed back)
             names = _names_in(path) | _resolved_names(facts, site.scope, path, site.node.lineno)

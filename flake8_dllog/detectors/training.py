@@ -1162,7 +1162,36 @@ def _judge_scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
             if loss is not None:
                 seeds |= _names_in(loss)
     derived = loss_derived_names(scope, seeds, facts)
-    return any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in _notable_calls(facts, scope))
+    if any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in _notable_calls(facts, scope)):
+        return True
+    return _stored_in_callers_object(facts, scope, derived)
+
+
+def _stored_in_callers_object(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool:
+    """``def train_batch(model, opt, x, log): ... log["loss"] = loss.item()`` (or
+    ``log.update({"loss": ...})``, ``history.append(loss.item())``): the loss goes into an
+    object the caller handed in, as good as returned; the caller decides what to log."""
+    fn = scope.node
+    if not isinstance(fn, FUNC_TYPES) or not derived:
+        return False
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+    if not params:
+        return False
+    for c in scope.calls:
+        receiver = c.receiver
+        if (
+            c.method in ("update", "append", "extend", "add", "put")
+            and isinstance(receiver, ast.Name) and receiver.id in params
+            and any(_refs_any(_names_in(a), derived) for a in list(c.node.args) + [k.value for k in c.node.keywords])
+        ):
+            return True
+    for info in facts.scope_stmts(scope):
+        stmt = info.stmt
+        if isinstance(stmt, ast.Assign) and _refs_any(_names_in(stmt.value), derived) and any(
+            isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in params for t in stmt.targets
+        ):
+            return True
+    return False
 
 
 def _returns_a_named_loss(facts: ModuleFacts, scope: Scope) -> bool:
