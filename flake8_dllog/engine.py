@@ -39,7 +39,8 @@ DL_TEXT_TOKENS: tuple[str, ...] = tuple(sorted(
         for word in {*DL_ROOTS, *DL_METHODS}
         if not any(other != word and other in word for other in {*DL_ROOTS, *DL_METHODS})
     ),
-    key=lambda word: (word not in ("torch", "tensorflow", "keras", "cuda"), word),
+    # (the commonest first: most DL files are settled by the first scan, near their top)
+    key=lambda word: (("torch", "tensorflow", "keras", "cuda").index(word) if word in ("torch", "tensorflow", "keras", "cuda") else 4, word),
 )) + (
     # Snippets and notebook cells use the conventional aliases without their imports.
     "tf.", "nn.",
@@ -219,7 +220,7 @@ def check_source(
         if not mentions_deep_learning(text, config):
             return result  # (check_tree() asks too; here it also spares splitting the lines)
         lines = split_source_lines(text)
-        result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo, text=text)
+        result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo, text=text, _gated=True)
         return result
     finally:
         if gc_was_enabled:
@@ -236,13 +237,15 @@ def check_tree(
     codes: frozenset[str] | None = None,
     call_memo: "CallMemo | None" = None,
     text: str | None = None,
+    _gated: bool = False,
 ) -> list[Finding]:
     """Run the enabled detectors over a parsed module (``text``: its source, when the
-    caller has it; else it is joined from ``lines`` if a detector asks)."""
+    caller has it; else it is joined from ``lines`` if a detector asks). ``_gated``:
+    check_source() has already seen that the text mentions deep learning."""
     enabled = codes if codes is not None else config.enabled_codes(path)
     if not enabled or config.is_test_path(path):
         return []
-    if not mentions_deep_learning(text if text is not None else "".join(lines), config):
+    if not _gated and not mentions_deep_learning(text if text is not None else "".join(lines), config):
         return []
     # The facts are many small objects created while the whole tree is alive; letting the
     # cyclic GC scan that tree again and again doubled the run time. Nothing here needs
