@@ -1189,6 +1189,25 @@ def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, alia
 LIGHTNING_PACKAGES = ("pytorch_lightning", "lightning")
 
 
+def _lightning_hparams_assigned(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
+    """``self.hparams = args`` in a LightningModule: the pre-1.0 spelling of
+    ``save_hyperparameters(args)``; the Trainer logs them (hparams.yaml) and keeps them in
+    every checkpoint."""
+    for stmt in index.assigns:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else getattr(stmt, "target", None)
+        if not (
+            isinstance(target, ast.Attribute) and target.attr == "hparams"
+            and isinstance(target.value, ast.Name) and target.value.id == "self"
+        ):
+            continue
+        info = facts.info(stmt)
+        if info is None or not any(b.endswith("LightningModule") for b in info.scope.class_bases):
+            continue
+        if stmt.value is not None and mentioned.span_has(stmt.value) and mentions_whole([stmt.value], aliases):
+            return True
+    return False
+
+
 def _handed_to_a_fitted_lightning_module(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
     """``model = PlModelInterface(**vars(args))`` then ``trainer.fit(model)`` in a Lightning
     script: the whole config goes into the LightningModule's ``__init__``, which
@@ -1264,6 +1283,8 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
     for stmt in index.tracker_stores:
         if mentioned.span_has(stmt.value) and mentions_whole([stmt.value], aliases):
             return True
+    if _lightning_hparams_assigned(facts, index, aliases, mentioned):
+        return True
     # (a config saved inside the checkpoint says nothing about where that checkpoint went)
     saves = {id(site.node) for site in facts.calls_in("save")} if whole_only else ()
     for site, how in _record_calls(facts):
@@ -1288,6 +1309,9 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
         if how == "helper" and len(fields) >= 2 and not whole_only and FILE_DUMP_NAME.search(_last(site.name)):
             return True  # `dump_json(run_dir / "splits.json", {"seed": args.seed, "bs": args.bs})`
         if how == "log" and not whole_only:
+            logged_fields |= _direct_fields(exprs, aliases)
+        elif how == "store" and not whole_only and site.method in ("write", "writelines") and all(_is_text(e) for e in exprs):
+            # `f.write("lr: {}, epochs: {}\n".format(args.lr, args.epochs))`: a run record by hand
             logged_fields |= _direct_fields(exprs, aliases)
         if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:
             return True  # Lightning records the module's init arguments
@@ -1325,7 +1349,12 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
                 if site.target is None and mentions_whole(_runner_arguments(facts, site, mentioned), aliases):
                     return True
     if copies:
-        for site in facts.logging_calls:
+        # (and hand-written run records: `f.write("trn: {} batch: {}".format(train_file, bsz))`)
+        text_writes = [
+            site for site, how in _record_calls(facts)
+            if how == "store" and site.method in ("write", "writelines") and call_exprs(site) and all(_is_text(e) for e in call_exprs(site))
+        ]
+        for site in list(facts.logging_calls) + text_writes:
             for expr in call_exprs(site):
                 logged_fields |= {f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
         # A checkpoint named after them (`f"./Burgers_lr={lr}_width={width}.pt"`) keeps them
@@ -1572,7 +1601,7 @@ def config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
 
 
 def _runner_arguments(facts: ModuleFacts, site: CallSite, mentioned: "_RootLines | None" = None) -> list[ast.AST]:
-    """A call's arguments and, for each plain name among them, the value it was bound to in
+    """A call's arguments and, for each settings name among them, the value it was bound to in
     the same function (``trainer_config = TrainConfiguration(config_path=args.config, ...)``
     then ``PytorchTrainer(train_config=trainer_config, evaluator=SegEvaluator(args))``).
     With ``mentioned``: only those on lines that name a config root."""
@@ -1580,7 +1609,9 @@ def _runner_arguments(facts: ModuleFacts, site: CallSite, mentioned: "_RootLines
     out = [e for e in exprs if mentioned is None or mentioned.span_has(e)]
     bindings = index_of(facts).assignments(site.scope)
     for e in exprs:
-        if isinstance(e, ast.Name):
+        # (a settings object, not `model = build(cfg)`: a model made from the config says
+        # nothing of whether the runner records it)
+        if isinstance(e, ast.Name) and CONFIG_FILE_WORD.search(e.id):
             for stmt, value in bindings.get(e.id, ()):
                 if value is not None and stmt.lineno < site.node.lineno and (mentioned is None or mentioned.span_has(value)):
                     out.append(value)

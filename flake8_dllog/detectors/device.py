@@ -419,6 +419,8 @@ def _bare_cuda_deciders(facts: ModuleFacts, site: CallSite) -> list[ast.expr]:
     = False else: cuda = True`` ... ``if cuda: model.cuda()``) the tests that set the flag."""
     idx = index_of(facts)
     exprs = [t for t in _guarding_conditions(site) if _may_decide_the_device(facts, site, t)] + _parallel_device_ids(site)
+    # `model = model.cuda() if use_cuda else model`: the inline test decides as an `if` would
+    exprs += [c.test for c in _inline_choices(site) if isinstance(c, ast.IfExp) and _may_decide_the_device(facts, site, c.test)]
     for test in list(exprs):
         flag = test.operand if isinstance(test, ast.UnaryOp) else test
         if isinstance(flag, ast.Name):

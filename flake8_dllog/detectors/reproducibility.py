@@ -828,8 +828,10 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for site, local_helper, expr in seed_calls:
         if _in_worker_init(site.scope) or _self_logging_seed(facts, site):
             continue
-        if local_helper is not None and facts.scope_logs(local_helper):
-            continue  # the helper logs (the seed, presumably) itself
+        if local_helper is not None and (
+            facts.scope_logs(local_helper) or any(_self_logging_seed(facts, c) for c in local_helper.calls)
+        ):
+            continue  # the helper logs (the seed, presumably) itself, or seeds through one that does
         if expr is None:
             continue
         origin, carriers = seed_origin(facts, expr, site.scope, names)

@@ -2083,6 +2083,24 @@ def _beside_the_run_record(facts: ModuleFacts, site: CallSite, path: ast.expr | 
 # -- DLL201: bare weights --------------------------------------------------------------
 
 
+def _own_full_state_dict(facts: ModuleFacts, site: CallSite, receiver: ast.expr) -> bool:
+    """``torch.save(self.state_dict(), path)`` in a class that defines its own
+    ``state_dict()`` returning a dict with more than the weights (``{"step": ..., "model":
+    ..., "optimizer": ...}``, diffwave's Learner): a full checkpoint."""
+    if not (isinstance(receiver, ast.Name) and receiver.id == "self" and site.scope.class_name):
+        return False
+    for method in facts.methods_of(site.scope.class_name):
+        if method.name != "state_dict":
+            continue
+        for info in facts.scope_stmts(method):
+            value = info.stmt.value if isinstance(info.stmt, ast.Return) else None
+            if isinstance(value, ast.Dict):
+                keys = {k.value.lower() for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                if len(keys) >= 2 and any(METADATA_KEY.search(k) for k in keys):
+                    return True
+    return False
+
+
 def _state_dict_receiver(expr: ast.expr | None) -> ast.expr | None:
     if (
         isinstance(expr, ast.Call)
@@ -2418,7 +2436,11 @@ def _literal_run(facts: ModuleFacts) -> bool:
     # (`train_model(...)` of this file is judged by its own loops, not as a framework's fit)
     fits = [site for site in framework_training_calls(facts) if facts.local_target(site) is None]
     if not loops and not fits:
-        return False
+        # ... unless its steps are a project object's (`model.step(batch)`: no loop here is a
+        # training loop): then by the count of its epoch loop, `train_model(64, 100, ...)`
+        local = [site for site in framework_training_calls(facts) if facts.local_target(site) is not None]
+        if not local or not all(_literal_local_fit(facts, facts.local_target(site)) for site in local):
+            return False
     if not all(_literal_count_loop(facts, tl.loop) or _run_by_literal_loops(facts, tl.scope) for tl in loops):
         return False
     if not all(_literal_epochs(facts, site) for site in fits):
@@ -2427,6 +2449,18 @@ def _literal_run(facts: ModuleFacts) -> bool:
 
     # (seeded or not: an unseeded run is DLL500's finding, once, not every save's)
     return not config_loads(facts)
+
+
+def _literal_local_fit(facts: ModuleFacts, scope: Scope, depth: int = 2) -> bool:
+    """The file's own ``train(epochs, ...)`` whose epoch loop (``for epoch in range(1,
+    epochs + 1)``) counts to a number the source spells out, here or in a function it calls."""
+    outer = [loop for loop in scope.loops if (info := facts.info(loop)) is not None and not info.loops]
+    if outer and all(_literal_count_loop(facts, loop) for loop in outer):
+        return True
+    return depth > 0 and any(
+        target is not scope and _literal_local_fit(facts, target, depth - 1)
+        for call in scope.calls if (target := facts.local_target(call)) is not None
+    )
 
 
 def _literal_epochs(facts: ModuleFacts, site: CallSite) -> bool:
@@ -2440,7 +2474,9 @@ def _literal_epochs(facts: ModuleFacts, site: CallSite) -> bool:
 def _literal_int(facts: ModuleFacts, expr: ast.expr | None, scope: Scope | None = None, depth: int = 2) -> bool:
     """``5``, or ``EPOCHS`` bound once (in ``scope`` or the module) to ``5``, or a parameter
     of ``scope`` that every caller in this file fills with such a number (or leaves at such
-    a default): ``def train(model, num_epochs=NUM_EPOCHS)``."""
+    a default): ``def train(model, num_epochs=NUM_EPOCHS)``. ``epochs + 1`` of such numbers too."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
+        return _literal_int(facts, expr.left, scope, depth) and _literal_int(facts, expr.right, scope, depth)
     if isinstance(expr, ast.Name):
         idx = index_of(facts)
         if scope is not None and not scope.is_module and depth > 0:
@@ -2478,7 +2514,7 @@ def _literal_count_loop(facts: ModuleFacts, loop: ast.AST) -> bool:
         return _literal_splitter(facts, it.func.value, info.scope if info is not None else None)
     if dotted_name(it.func) != "range" or not it.args or it.keywords:
         return False
-    return all(_literal_int(facts, arg, info.scope if info is not None else None) for arg in it.args)
+    return all(_literal_int(facts, arg, info.scope if info is not None else None, depth=3) for arg in it.args)
 
 
 # scikit-learn's cross-validation splitters (`StratifiedKFold(n_splits=5)`, `GroupShuffleSplit`)
@@ -2525,6 +2561,8 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             weights_of = _state_dict_receiver(saved) or _state_dict_receiver(_bound_value(facts, site, saved))
             if weights_of is None or NON_MODEL_STATE.search(facts.segment(weights_of)):
                 continue
+            if _own_full_state_dict(facts, site, weights_of):
+                continue  # `self.state_dict()` of a Learner whose own state_dict() holds step and optimizer
             call = site.name if site.name != "torch.save" and (site.name or "").endswith(TORCH_SAVE_LIKE) else "torch.save"
         elif method == "save_weights":
             if _tf_checkpoint_format(path):

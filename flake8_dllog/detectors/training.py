@@ -1110,11 +1110,12 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
                     return True
             # `log_file.write(table.get_string())` with the returned loss in the table: a log
             # file (writes are not "notable" calls: most write data, not reports)
-            if caller.loops:
-                start, end = caller.loops[0].lineno, caller.loops[0].end_lineno or caller.loops[0].lineno
-                for c in caller.scope.calls:
-                    if c.method in ("write", "writelines") and start <= c.node.lineno <= end and _call_refs_loss(c, caller_derived):
-                        return True
+            # (in the call's loop, or anywhere after the call: a results file written at the end)
+            start = caller.loops[0].lineno if caller.loops else caller.node.lineno
+            end = getattr(caller.scope.node, "end_lineno", None) or 10**9
+            for c in caller.scope.calls:
+                if c.method in ("write", "writelines") and start <= c.node.lineno <= end and _call_refs_loss(c, caller_derived):
+                    return True
     return False
 
 
