@@ -29,6 +29,7 @@ UNFIXABLE = {
     # A framework whose own logging was switched off (`fit(verbose=0)`): turning it back on is
     # the user's choice of verbosity, not an insertion a fix can make.
     ("DLL100", "verbose=0"),
+    ("DLL100", "enable_progress_bar=False"),
 }
 
 

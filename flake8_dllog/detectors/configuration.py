@@ -975,9 +975,11 @@ HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "set
 # Lightning's tracker loggers: what a run is named is shown with its charts.
 TRACKER_LOGGERS = ("WandbLogger", "TensorBoardLogger", "MLFlowLogger", "CometLogger", "NeptuneLogger", "wandb.init")
 
+_BUILTINS = frozenset(dir(__import__("builtins")))
 RUNNER_NAME = re.compile(
     r"(?i:(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_))"
     r"|[a-z0-9](Trainer|Runner|Engine|Solver)$"  # `PytorchTrainer`, `SegRunner`
+    r"|^(Trainer|Runner)[A-Z]"  # `TrainerForLinearEval`
 )
 
 
@@ -987,9 +989,16 @@ def _project_runner(facts: ModuleFacts, name: str) -> bool:
     if not RUNNER_NAME.search(last):
         return False
     head = name.split(".", 1)[0]
-    imports = index_of(facts).project_imports
+    idx = index_of(facts)
+    imports = idx.project_imports
     if head in imports or (last in imports and last in facts.aliases):
         return True  # (`from myproj.trainer import Trainer`: the name resolves to myproj.trainer.Trainer)
+    if (
+        "." not in name and idx.star_imports_project and name not in facts.functions and name not in facts.aliases
+        and name not in _BUILTINS and not facts.methods_of(name)
+        and not any(isinstance(n, ast.ClassDef) and n.name == name for n in facts.tree.body)
+    ):
+        return True  # `from model import *` ... `train_model(...)`: the project's, by elimination
     # `exp.get_trainer(args)` on an object the project built (`exp = get_exp(...)`)
     return "." in name and last in ("get_trainer", "build_trainer", "get_runner", "build_runner")
 
@@ -1346,8 +1355,14 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
     for name, sites in facts._calls_by_name.items():
         if RUNNER_NAME.search(name.rsplit(".", 1)[-1]) and _project_runner(facts, name):
             for site in sites:
-                if site.target is None and mentions_whole(_runner_arguments(facts, site, mentioned), aliases):
-                    return True
+                if site.target is None:
+                    handed = _runner_arguments(facts, site, mentioned)
+                    if mentions_whole(handed, aliases):
+                        return True
+                    # `train_model(opt.epochs, opt.checkpoint_dir)`: every option there is, one by one
+                    options = _option_names(facts)
+                    if options and {f.rsplit(".", 1)[-1] for f in mentions(handed, aliases)[1]} >= options:
+                        return True
     if copies:
         # (and hand-written run records: `f.write("trn: {} batch: {}".format(train_file, bsz))`)
         text_writes = [
@@ -1664,10 +1679,19 @@ def _flags_only_parser(facts: ModuleFacts) -> bool:
         if isinstance(action, ast.Constant) and action.value in ("store_true", "store_false"):
             continue
         names = [a.value for a in c.node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        # (`-d`, `--logdir`: the long name says what it is)
+        names = [n for n in names if n.startswith("--")] or names
         if names and all(INFRA_OPTION.match(n) for n in names):
             continue
+        helptext = c.kwarg("help")
+        if isinstance(helptext, ast.Constant) and isinstance(helptext.value, str) and PATH_HELP.search(helptext.value):
+            continue  # `--data`, help="Path to HDF5 dataset": where things are, by its own account
         return False
     return True
+
+
+# An option's help that says it is a location (`help="Path to HDF5 dataset"`).
+PATH_HELP = re.compile(r"^\s*(path|location|directory|folder|dir)\b|\b(path|directory|folder|location) (to|of|for|where)\b", re.I)
 
 
 def _argumentless_parser(facts: ModuleFacts, load: ConfigLoad) -> bool:

@@ -472,9 +472,20 @@ def is_seeded(facts: ModuleFacts) -> bool:
     # (a self-seeding trainer's name ends with "Trainer": the regex is tried on those only)
     if any(name and name.endswith("Trainer") and SELF_SEEDING.search(name) for name in _call_names(facts)):
         return True
-    if _subclassed_self_seeding_trainer(facts):
+    if _subclassed_self_seeding_trainer(facts) or _subclassed_lightning_cli(facts):
         return True
     return _mentions_word(facts, SEED_WORD)
+
+
+def _subclassed_lightning_cli(facts: ModuleFacts) -> bool:
+    """``class MyCLI(LightningCLI): ...`` built here: LightningCLI seeds the run itself."""
+    if "LightningCLI" not in facts.text:
+        return False
+    classes = {
+        node.name for node in facts.tree.body
+        if isinstance(node, ast.ClassDef) and any((dotted_name(b, facts.aliases) or "").endswith("LightningCLI") for b in node.bases)
+    }
+    return bool(classes) and any(name in classes for name in _call_names(facts) if name)
 
 
 def _subclassed_self_seeding_trainer(facts: ModuleFacts) -> bool:

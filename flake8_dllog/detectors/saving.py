@@ -2580,7 +2580,7 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             rich = _rich_checkpoint_saved(facts)
         if rich or _records_run_alongside(facts, site):
             continue
-        if _copy_of_a_named_save(facts, site, saved, config.window):
+        if _copy_of_a_named_save(facts, site, saved, config.window) or _optimizer_saved_beside(facts, site, config.window):
             continue
         path_text = _text(facts, path)
         if _part_of_a_reported_checkpoint(site, path_text, reported, config.window):
@@ -2594,6 +2594,23 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         # format the rest of the project expects, so that is the author's call, not a fix.
         report.fixable = call != "save_weights"
         yield report
+
+
+def _optimizer_saved_beside(facts: ModuleFacts, site: CallSite, window: int) -> bool:
+    """``torch.save(self.model.state_dict(), f"{p}.ckpt")`` next to ``torch.save(
+    self.opt.state_dict(), f"{p}.opt")``: the optimizer state is kept, in a file of its own."""
+    info = site.info
+    for other, other_saved, _ in _save_sites(facts, self_logging_too=True):
+        if other is site or other.info.block is not info.block or abs(other.info.index - info.index) > window:
+            continue
+        receiver = _state_dict_receiver(other_saved)
+        if receiver is not None and OPTIMIZER_STATE.search(facts.segment(receiver)):
+            return True
+    return False
+
+
+# The receiver of an optimizer's state_dict() (`opt`, `self.gen_opt`, `optimizer_G`).
+OPTIMIZER_STATE = re.compile(r"optim|(^|[._])(\w+_)?opt(_\w+)?$", re.I)
 
 
 def _copy_of_a_named_save(facts: ModuleFacts, site: CallSite, saved: ast.expr | None, window: int) -> bool:
@@ -2827,6 +2844,35 @@ STANDARD_LOAD_METHODS = frozenset({"load_state_dict", "load_weights", "from_pret
 STANDARD_SAVE_METHODS = frozenset({"save_weights", "save_pretrained", "save", "save_model"})
 
 
+def _pinned_by_its_guard(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """``if args.pretrain_model == "cifar10_vgg16.pt": torch.load(args.pretrain_model)``: in
+    that branch the path is the literal the test compares it with."""
+    if path is None:
+        return False
+    text = facts.segment(path)
+    level = site.info.parent
+    while level is not None:
+        test = getattr(level.stmt, "test", None)
+        if isinstance(level.stmt, ast.If) and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+            sides = [test.left, test.comparators[0]]
+            if any(facts.segment(a) == text for a in sides) and any(
+                isinstance(b, ast.Constant) and isinstance(b.value, str) for b in sides
+            ):
+                # (only in the `if` branch, not its `else`)
+                return any(site.info is inner or _within(site.info, inner) for inner in [facts.info(s) for s in level.stmt.body] if inner)
+        level = level.parent
+    return False
+
+
+def _within(info: StmtInfo, outer: StmtInfo) -> bool:
+    level = info.parent
+    while level is not None:
+        if level is outer:
+            return True
+        level = level.parent
+    return False
+
+
 def _switched_off_load(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
     """``load_file = None  # "ckpt/epoch_2.pth"`` then ``if load_file: model.load_state_dict(
     torch.load(load_file))``: the load is switched off in the source (the name is only ever
@@ -2926,7 +2972,7 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
                 target = result
         if from_unseen_caller(facts, site, path) or is_literal_path(facts, site, path) or stored_constructor_argument(facts, site, path):
             continue
-        if _switched_off_load(facts, site, path):
+        if _switched_off_load(facts, site, path) or _pinned_by_its_guard(facts, site, path):
             continue  # `load_file = None` ... `if load_file: torch.load(load_file)`: never runs
         if path is not None and idx.prediction_cli:
             # (`WEIGHT_PATH = setup.weights if setup.weights else "weights"`: followed back)

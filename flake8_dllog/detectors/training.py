@@ -1411,6 +1411,12 @@ def _other_logging_kept(facts: ModuleFacts, site: CallSite) -> bool:
     Callbacks the engine cannot see (a list built elsewhere) get the benefit of the doubt."""
     if calls_named_ending(facts, "autolog", in_order=False):
         return True
+    # `pl.Trainer(logger=TensorBoardLogger("runs"), enable_progress_bar=False)`: only the bar
+    # is off; the logger records what the module logs
+    logger = site.kwarg("logger")
+    if logger is not None and not (isinstance(logger, ast.Constant) and logger.value in (False, None)):
+        if _disabled_logging(site) == "enable_progress_bar=False":
+            return True
     elements: list[ast.expr] = []
     givers = [site]
     if site.name.rsplit(".", 1)[-1] in ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig"):
