@@ -44,7 +44,7 @@ CONVENTIONAL_CONFIG_NAMES = frozenset(
 WHOLE_ATTRS = frozenset(
     {
         "__dict__", "_get_kwargs", "pretty", "dump", "dumps", "to_dict", "to_yaml", "to_json", "to_json_string",
-        "items", "to_container", "_asdict", "as_dict", "__repr__", "__str__", "to_sanitized_dict",
+        "items", "to_container", "_asdict", "as_dict", "asdict", "model_dump", "__repr__", "__str__", "to_sanitized_dict",
         "to_diff_dict", "flags_into_string", "flag_values_dict", "to_json_string",
     }
 )

@@ -724,6 +724,11 @@ def _literal_accelerator(facts: ModuleFacts, expr: ast.expr | None) -> bool:
         if not facts.vocabulary.matcher("device_factory").match(dotted_name(expr.func, facts.aliases) or ""):
             return False
         expr = expr.args[0]
+    if (
+        isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod) and isinstance(expr.right, ast.Call)
+        and (dotted_name(expr.right.func, facts.aliases) or "").endswith(("cuda.device_count", "accelerator.device_count"))
+    ):
+        return True  # `rank % torch.cuda.device_count()`: a CUDA device index, no CPU to fall back to
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Mod)):
         # `"cuda:" + str(rank)`, `"cuda:%d" % rank`
         text = expr.left.value if isinstance(expr.left, ast.Constant) and isinstance(expr.left.value, str) else ""
