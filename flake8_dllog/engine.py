@@ -33,6 +33,7 @@ PARSE_ERROR = "DLL001"
 # that contains another one dropped (`torch` finds `torchvision`, `state_dict` finds
 # `load_state_dict`), the commonest first. `parameters` also ends many docstring
 # sentences: only its call counts.
+_COMMONEST_TOKENS = ("torch", "tensorflow", "keras", "cuda")
 DL_TEXT_TOKENS: tuple[str, ...] = tuple(sorted(
     (
         word + "(" if word == "parameters" else word
@@ -40,7 +41,7 @@ DL_TEXT_TOKENS: tuple[str, ...] = tuple(sorted(
         if not any(other != word and other in word for other in {*DL_ROOTS, *DL_METHODS})
     ),
     # (the commonest first: most DL files are settled by the first scan, near their top)
-    key=lambda word: (("torch", "tensorflow", "keras", "cuda").index(word) if word in ("torch", "tensorflow", "keras", "cuda") else 4, word),
+    key=lambda word: (_COMMONEST_TOKENS.index(word) if word in _COMMONEST_TOKENS else len(_COMMONEST_TOKENS), word),
 )) + (
     # Snippets and notebook cells use the conventional aliases without their imports.
     "tf.", "nn.",

@@ -28,7 +28,7 @@ from ..config import Config
 from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
 from .training import calls_named_ending, is_training_module
-from .saving import index_of
+from .saving import _BUILTIN_NAMES, index_of
 
 # Names that conventionally hold a run's configuration (used when the load is not in this
 # file: `def main(args): torch.manual_seed(args.seed)`).
@@ -975,7 +975,6 @@ HF_ARGUMENTS_PACKAGES = ("transformers.", "trl.", "sentence_transformers.", "set
 # Lightning's tracker loggers: what a run is named is shown with its charts.
 TRACKER_LOGGERS = ("WandbLogger", "TensorBoardLogger", "MLFlowLogger", "CometLogger", "NeptuneLogger", "wandb.init")
 
-_BUILTINS = frozenset(dir(__import__("builtins")))
 RUNNER_NAME = re.compile(
     r"(?i:(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_))"
     r"|[a-z0-9](Trainer|Runner|Engine|Solver)$"  # `PytorchTrainer`, `SegRunner`
@@ -995,7 +994,7 @@ def _project_runner(facts: ModuleFacts, name: str) -> bool:
         return True  # (`from myproj.trainer import Trainer`: the name resolves to myproj.trainer.Trainer)
     if (
         "." not in name and idx.star_imports_project and name not in facts.functions and name not in facts.aliases
-        and name not in _BUILTINS and not facts.methods_of(name)
+        and name not in _BUILTIN_NAMES and not facts.methods_of(name)
         and not any(isinstance(n, ast.ClassDef) and n.name == name for n in facts.tree.body)
     ):
         return True  # `from model import *` ... `train_model(...)`: the project's, by elimination
@@ -1319,7 +1318,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
             return True  # `dump_json(run_dir / "splits.json", {"seed": args.seed, "bs": args.bs})`
         if how == "log" and not whole_only:
             logged_fields |= _direct_fields(exprs, aliases)
-        elif how == "store" and not whole_only and site.method in ("write", "writelines") and all(_is_text(e) for e in exprs):
+        elif how == "store" and not whole_only and _is_text_write(site, exprs):
             # `f.write("lr: {}, epochs: {}\n".format(args.lr, args.epochs))`: a run record by hand
             logged_fields |= _direct_fields(exprs, aliases)
         if how == "record" and _last(site.name) == "save_hyperparameters" and not exprs:
@@ -1352,23 +1351,18 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
         return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.
-    for name, sites in facts._calls_by_name.items():
-        if RUNNER_NAME.search(name.rsplit(".", 1)[-1]) and _project_runner(facts, name):
-            for site in sites:
-                if site.target is None:
-                    handed = _runner_arguments(facts, site, mentioned)
-                    if mentions_whole(handed, aliases):
-                        return True
-                    # `train_model(opt.epochs, opt.checkpoint_dir)`: every option there is, one by one
-                    options = _option_names(facts)
-                    if options and {f.rsplit(".", 1)[-1] for f in mentions(handed, aliases)[1]} >= options:
-                        return True
+    for site in _project_runner_calls(facts):
+        if site.target is None:
+            handed = _runner_arguments(facts, site, mentioned)
+            if mentions_whole(handed, aliases):
+                return True
+            # `train_model(opt.epochs, opt.checkpoint_dir)`: every option there is, one by one
+            options = _option_names(facts)
+            if options and {f.rsplit(".", 1)[-1] for f in mentions(handed, aliases)[1]} >= options:
+                return True
     if copies:
         # (and hand-written run records: `f.write("trn: {} batch: {}".format(train_file, bsz))`)
-        text_writes = [
-            site for site, how in _record_calls(facts)
-            if how == "store" and site.method in ("write", "writelines") and call_exprs(site) and all(_is_text(e) for e in call_exprs(site))
-        ]
+        text_writes = [site for site, how in _record_calls(facts) if how == "store" and _is_text_write(site, call_exprs(site))]
         for site in list(facts.logging_calls) + text_writes:
             for expr in call_exprs(site):
                 logged_fields |= {f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
@@ -1606,13 +1600,23 @@ def config_file_kept(facts: ModuleFacts, load: ConfigLoad) -> bool:
                 return True
     # `PytorchTrainer(train_config=TrainConfiguration(config_path=args.config))`: the project's
     # own trainer reads the same file (and records it where this file cannot see)
+    for site in _project_runner_calls(facts):
+        for arg in _runner_arguments(facts, site):
+            if any(facts.segment(node) in paths for node in walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript))):
+                return True
+    return False
+
+
+def _project_runner_calls(facts: ModuleFacts) -> Iterator[CallSite]:
+    """Calls into the project's own (imported, unseen) trainers and launchers."""
     for name, sites in facts._calls_by_name.items():
         if name and RUNNER_NAME.search(name.rsplit(".", 1)[-1]) and _project_runner(facts, name):
-            for site in sites:
-                for arg in _runner_arguments(facts, site):
-                    if any(facts.segment(node) in paths for node in walk(arg) if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript))):
-                        return True
-    return False
+            yield from sites
+
+
+def _is_text_write(site: CallSite, exprs: list) -> bool:
+    """``f.write("lr: {}, epochs: {}\\n".format(...))``: text written by hand, a run record."""
+    return site.method in ("write", "writelines") and bool(exprs) and all(_is_text(e) for e in exprs)
 
 
 def _runner_arguments(facts: ModuleFacts, site: CallSite, mentioned: "_RootLines | None" = None) -> list[ast.AST]:

@@ -13,7 +13,6 @@ the caller that passes it in, ``__init__`` for ``self.device``). Reported once p
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 from typing import Iterator
 
@@ -24,7 +23,7 @@ from .configuration import config_aliases, config_names, config_recorded, hydra_
 from .evaluation import is_metric_call
 from .training import calls_named_ending, is_training_module
 from .saving import (
-    CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, _set_by_a_project_base, _settings_module_attribute, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
+    _BUILTIN_NAMES, CONFIG_OBJECT, GENERIC_NAMES, _assigned_target, _param_values, _set_by_a_project_base, _settings_module_attribute, from_unseen_caller, index_of, stored_constructor_argument, is_dl_module, is_log_call, is_project_helper, logs_mention, memoised,
     mention_pattern, site_report, whole_mention_pattern,
 )
 
@@ -493,9 +492,6 @@ def _device_parts(facts: ModuleFacts, scope: Scope, expr: ast.AST) -> Iterator[a
             if head is not None and not local and resolved not in ("torch", "jax"):
                 continue
         stack.extend(child_nodes(node))
-
-
-_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)

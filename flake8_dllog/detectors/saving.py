@@ -2596,13 +2596,19 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         yield report
 
 
+def _saves_beside(facts: ModuleFacts, site: CallSite, window: int) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
+    """(save, what it saves, its path) of the other saves within ``window`` statements of
+    ``site`` in the same block: the files of one checkpoint."""
+    info = site.info
+    for other, other_saved, other_path in _save_sites(facts, self_logging_too=True):
+        if other is not site and other.info.block is info.block and abs(other.info.index - info.index) <= window:
+            yield other, other_saved, other_path
+
+
 def _optimizer_saved_beside(facts: ModuleFacts, site: CallSite, window: int) -> bool:
     """``torch.save(self.model.state_dict(), f"{p}.ckpt")`` next to ``torch.save(
     self.opt.state_dict(), f"{p}.opt")``: the optimizer state is kept, in a file of its own."""
-    info = site.info
-    for other, other_saved, _ in _save_sites(facts, self_logging_too=True):
-        if other is site or other.info.block is not info.block or abs(other.info.index - info.index) > window:
-            continue
+    for _, other_saved, _ in _saves_beside(facts, site, window):
         receiver = _state_dict_receiver(other_saved)
         if receiver is not None and OPTIMIZER_STATE.search(facts.segment(receiver)):
             return True
@@ -2620,13 +2626,10 @@ def _copy_of_a_named_save(facts: ModuleFacts, site: CallSite, saved: ast.expr | 
     if saved is None:
         return False
     text = facts.segment(saved)
-    info = site.info
-    for other, other_saved, other_path in _save_sites(facts, self_logging_too=True):
-        if other is site or other.info.block is not info.block or abs(other.info.index - info.index) > window:
-            continue
-        if other_saved is not None and facts.segment(other_saved) == text and _metadata_in_path(facts, other, other_path):
-            return True
-    return False
+    return any(
+        other_saved is not None and facts.segment(other_saved) == text and _metadata_in_path(facts, other, other_path)
+        for other, other_saved, other_path in _saves_beside(facts, site, window)
+    )
 
 
 def _before_any_training(facts: ModuleFacts, site: CallSite) -> bool:
@@ -2850,7 +2853,7 @@ def _pinned_by_its_guard(facts: ModuleFacts, site: CallSite, path: ast.expr | No
     if path is None:
         return False
     text = facts.segment(path)
-    level = site.info.parent
+    child, level = site.info, site.info.parent
     while level is not None:
         test = getattr(level.stmt, "test", None)
         if isinstance(level.stmt, ast.If) and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
@@ -2858,18 +2861,8 @@ def _pinned_by_its_guard(facts: ModuleFacts, site: CallSite, path: ast.expr | No
             if any(facts.segment(a) == text for a in sides) and any(
                 isinstance(b, ast.Constant) and isinstance(b.value, str) for b in sides
             ):
-                # (only in the `if` branch, not its `else`)
-                return any(site.info is inner or _within(site.info, inner) for inner in [facts.info(s) for s in level.stmt.body] if inner)
-        level = level.parent
-    return False
-
-
-def _within(info: StmtInfo, outer: StmtInfo) -> bool:
-    level = info.parent
-    while level is not None:
-        if level is outer:
-            return True
-        level = level.parent
+                return child.block is level.stmt.body  # (only in the `if` branch, not its `else`)
+        child, level = level, level.parent
     return False
 
 
@@ -2891,20 +2884,18 @@ def _switched_off_load(facts: ModuleFacts, site: CallSite, path: ast.expr | None
         level = level.parent
     if not guarded or name in index_of(facts).parameters(site.scope):
         return False
-    binds = 0
+    nones = stores = 0  # `name = None` statements; stores of the name of any kind
     for node in walk(site.scope.node):
         if isinstance(node, ast.Global) and name in node.names:
             return False
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             if not (isinstance(node.value, ast.Constant) and node.value.value is None and len(node.targets) == 1):
                 return False
-            binds += 1
+            nones += 1
         elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            binds -= 1  # a store that is not one of the `= None` above (loop, with, walrus...)
-    # every store counted once as a Name and once as its `= None` assignment
-    return binds == 0 and any(
-        isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name for n in walk(site.scope.node)
-    )
+            stores += 1
+    # bound, and only ever by `= None` (no loop, with or walrus store besides)
+    return nones > 0 and stores == nones
 
 
 @rule("DLL210")
