@@ -64,10 +64,12 @@ CONVERTERS = frozenset(
 )
 # Imported helpers whose name says they record what they are given.
 RECORDING_NAME = re.compile(
-    r"log|record|report|track|summar|print|display|show|dump|save|write|setup|wandb|mlflow|"
+    r"log|record|report|track|summar|print|display|show|table|dump|save|write|setup|wandb|mlflow|"
     r"tensorboard|neptune|comet|clearml|experiment|hparam",
     re.I,
 )
+# A project helper that shows what it is given (`simple_table([("LR", lr), ...])`, `print_options`).
+DISPLAY_NAME = re.compile(r"print|display|show|table", re.I)
 # A project helper that writes what it is given to a file (`dump_json`, `save_yaml`).
 FILE_DUMP_NAME = re.compile(r"dump|json|yaml|toml", re.I)
 # A project helper that hands parameters to a tracker (`mlflow_log_params`, `log_hparams`).
@@ -1076,6 +1078,15 @@ def _nested_item(node: ast.AST, roots: set[str]) -> bool:
     return depth >= 2 and isinstance(node, ast.Name) and node.id in roots
 
 
+def _dict_items(expr: ast.AST) -> "list[ast.expr] | None":
+    """The values of a ``{...}`` literal or a ``dict(key=...)`` call; None for anything else."""
+    if isinstance(expr, ast.Dict):
+        return list(expr.values)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
+        return [k.value for k in expr.keywords]
+    return None
+
+
 class _Copies(dict):
     """Name -> the config fields its value was made from; ``plain``: the names holding a
     field's value itself (`NUM_TOKENS = args.num_tokens`), not an object built from it."""
@@ -1114,6 +1125,14 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                 pairs = [(target, value)]
             for name, part in pairs:
                 if isinstance(name, ast.Name):
+                    items = _dict_items(part)
+                    if items is not None:
+                        # `payload = {"seed": int(args.seed), "bs": args.bs}`: the fields it holds as they are
+                        held = frozenset(f for v in items if _plain_field_value(v) for f in mentions([v], aliases)[1])
+                        if held:
+                            out[name.id] = held
+                            plain.add(name.id)
+                        continue
                     whole, fields = mentions([part], aliases)
                     if len(fields) == 1 and _nested_item(part, alias_roots):
                         # `epochs = cfg["train"]["epochs"]`, `lr = cfg["train"]["lr"]`: two fields
@@ -1134,15 +1153,17 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                 continue
             value = stmt.value
             target = stmt.targets[0].id
-            if target in out:
+            items = _dict_items(value)
+            if target in out and items is None:
                 continue
-            if _is_text(value):
-                held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in out]
-            elif isinstance(value, ast.Dict) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"):
+            if items is not None:
                 # (only copies of the values: a dict holding the model built from `cfg["nclass"]` holds no setting)
-                held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in plain]
+                held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in plain and n.id != target]
                 if held:
                     plain.add(target)
+                    held.append(out.get(target, frozenset()))
+            elif _is_text(value):
+                held = [out[n.id] for n in walk(value) if isinstance(n, ast.Name) and n.id in out]
             else:
                 continue
             if held:
@@ -1316,7 +1337,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
             return True  # the project's `mlflow_log_params({"lr": cfg["lr"], "arch": ...})`
         if how == "helper" and len(fields) >= 2 and not whole_only and FILE_DUMP_NAME.search(_last(site.name)):
             return True  # `dump_json(run_dir / "splits.json", {"seed": args.seed, "bs": args.bs})`
-        if how == "log" and not whole_only:
+        if (how == "log" or (how == "helper" and DISPLAY_NAME.search(_last(site.name)))) and not whole_only:
             logged_fields |= _direct_fields(exprs, aliases)
         elif how == "store" and not whole_only and _is_text_write(site, exprs):
             # `f.write("lr: {}, epochs: {}\n".format(args.lr, args.epochs))`: a run record by hand
@@ -1361,9 +1382,18 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
             if options and {f.rsplit(".", 1)[-1] for f in mentions(handed, aliases)[1]} >= options:
                 return True
     if copies:
-        # (and hand-written run records: `f.write("trn: {} batch: {}".format(train_file, bsz))`)
-        text_writes = [site for site, how in _record_calls(facts) if how == "store" and _is_text_write(site, call_exprs(site))]
-        for site in list(facts.logging_calls) + text_writes:
+        # `dump_json(run_dir / "splits.json", payload)` of a dict built from them, as of the dict itself
+        for site, how in _record_calls(facts):
+            if how == "helper" and (FILE_DUMP_NAME.search(_last(site.name)) or PARAMETER_RECORDER_NAME.search(_last(site.name))):
+                if len({f for e in call_exprs(site) if isinstance(e, ast.Name) and e.id in copies.plain for f in copies[e.id]}) >= 2:
+                    return True
+        # (and hand-written run records, `f.write("trn: {} batch: {}".format(train_file, bsz))`,
+        # and the project's display helpers, `simple_table([("Batch Size", batch_size), ("LR", lr)])`)
+        shown = [
+            site for site, how in _record_calls(facts)
+            if (how == "store" and _is_text_write(site, call_exprs(site))) or (how == "helper" and DISPLAY_NAME.search(_last(site.name)))
+        ]
+        for site in list(facts.logging_calls) + shown:
             for expr in call_exprs(site):
                 logged_fields |= {f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
         # A checkpoint named after them (`f"./Burgers_lr={lr}_width={width}.pt"`) keeps them

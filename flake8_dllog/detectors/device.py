@@ -509,13 +509,24 @@ def _per_element_move(site: CallSite) -> bool:
     return False
 
 
+# Names that conventionally hold a parsed command line (`from options import opt`).
+COMMAND_LINE_NAME = re.compile(r"(cmd_?|cli_?|parsed_?)?(args|opts?|options|flags)$", re.I)
+
+
 def _bound_to_a_project_object(facts: ModuleFacts, scope: Scope, name: str) -> bool:
     """``cfg = Config()`` with ``Config`` from the project's settings module: a conventional
     config name that holds values written in another file, not this run's options."""
     idx = index_of(facts)
     binds = idx.bindings(scope, name) or idx.bindings(facts.module, name)
     if not binds:
-        return False
+        # `from hparam import hparam as hp`: the settings module's object, its values
+        # written in that other file; a parsed command line is still judged, and so is a
+        # settings module itself (`import config` ... `config.DEVICE`, often the
+        # `"cuda" if torch.cuda.is_available() else "cpu"` of its source).
+        return (
+            name in idx.own_module_imports and "." in facts.aliases.get(name, "")
+            and not COMMAND_LINE_NAME.match(name)
+        )
     for _, value in binds:
         if (
             isinstance(value, ast.Call) and (dotted_name(value.func) or "").endswith(("replace", "copy"))

@@ -871,6 +871,18 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
                     return True
                 if any(w in text and p.search(text) for w, p in whole_patterns):
                     return True
+    # `run_cfg = dict(ckpt=ckpt_path, ema=ema)`, then `print(run_cfg)` or `for k, v in
+    # run_cfg.items(): print(f"{k}: {v}")`: the path is shown with the dict holding it.
+    holders = _dicts_holding(idx, scope, keys)
+    if holders:
+        holder_patterns = [(h, whole_mention_pattern(h)) for h in holders]
+        for site in idx.recorders(scope):
+            if any(h in text and p.search(text) for text in idx.argument_texts(site) for h, p in holder_patterns):
+                return True
+            for loop in site.loops:
+                it = getattr(loop, "iter", None)
+                if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and isinstance(it.func.value, ast.Name) and it.func.value.id in holders:
+                    return True
     # `self.checkpoint_dir` printed by another method of the class (`load_model()`, run from
     # `__init__`): the object's attribute is the same value in every method.
     self_patterns = [(k, p) for k, p in patterns if k.startswith("self.") and k.count(".") == 1]
@@ -902,6 +914,26 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
                 if site.target is not None and site.target is not sc and _hands_whole_to_a_recorder(facts, site, wholes):
                     return True
     return False
+
+
+def _dicts_holding(idx: _Index, scope: Scope, keys: set[str]) -> set[str]:
+    """Names bound in ``scope`` to a ``{...}`` literal or ``dict(...)`` call holding one of
+    the plain names ``keys`` as a value."""
+    plain = {k for k in keys if "." not in k}
+    if not plain:
+        return set()
+    found: set[str] = set()
+    for name, binds in idx.assignments(scope).items():
+        for _, value in binds:
+            if isinstance(value, ast.Dict):
+                values = value.values
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+                values = [k.value for k in value.keywords]
+            else:
+                continue
+            if any(isinstance(v, ast.Name) and v.id in plain for v in values):
+                found.add(name)
+    return found
 
 
 def _names_in_arguments(site: CallSite) -> set[str]:
@@ -1328,7 +1360,10 @@ def _counters_around(site: CallSite) -> set[str]:
     """Names counting the loops around ``site``: ``for epoch in range(n)``, the index of
     ``for i, batch in enumerate(loader)``."""
     out: set[str] = set()
-    for loop in site.loops:
+    # ... and the batch loop finished just before it, in the same epoch loop
+    # (`"ckpt_epoch_" + str(e + 1) + "_batch_id_" + str(batch_id + 1)`): its last index.
+    inner = [s for s in site.loops[-1].body if isinstance(s, (ast.For, ast.AsyncFor))] if site.loops else []
+    for loop in list(site.loops) + inner:
         if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.iter, ast.Call):
             continue
         it = loop.iter
@@ -1569,10 +1604,15 @@ def _is_constant_name(expr: ast.expr) -> bool:
 def _settings_module_attribute(facts: ModuleFacts, site: CallSite, expr: ast.Attribute) -> bool:
     """``config.GMF_model_path`` of ``import config``: a value written in the project's
     settings module, not chosen by this run."""
+    head = expr.value
+    # `hp.train.checkpoint_dir`: a folder in a section of the settings (a save's folder
+    # only: which weights `hp.model.model_path` loads is known only to the settings file)
+    while head.__class__ is ast.Attribute and facts.is_category(site, "save"):
+        expr, head = head, head.value  # type: ignore[assignment]
     module = project_module_of(facts, site.scope, expr)
     return (
         module is not None and SETTINGS_MODULE.search(module.rsplit(".", 1)[-1]) is not None
-        and _not_a_parameter(facts, site.scope, expr.value.id)  # type: ignore[attr-defined]
+        and _not_a_parameter(facts, site.scope, head.id)  # type: ignore[attr-defined]
     )
 
 
@@ -2230,6 +2270,8 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
             loop_vars |= _loop_counters(facts, site)
         if names & loop_vars or any(is_metadata_name(n) for n in names):
             return True
+        if not names.isdisjoint(_tracker_run_names(facts)):
+            return True  # `f"{wandbname}_final.pt"` with `wandb.init(name=wandbname)`: the run it came from
     if path.__class__ is not ast.Name and _config_in_name(facts, site, path):
         return True
     # A name bound in this scope to an f-string with the epoch in it (or an attribute:
@@ -2258,6 +2300,25 @@ def _metadata_in_path(facts: ModuleFacts, site: CallSite, path: ast.expr | None,
                 if bound is None and isinstance(site.scope.node, FUNC_TYPES) and _callers_pass_metadata(facts, site.scope, name, depth - 1):
                     return True
     return False
+
+
+TRACKER_RUN = re.compile(r"wandb|mlflow|neptune|comet|clearml|aim\b|Logger$|start_run|init_run", re.I)
+
+
+def _tracker_run_names(facts: ModuleFacts) -> frozenset[str]:
+    """Names handed to a tracker as its run's name (`wandb.init(name=run)`,
+    `mlflow.start_run(run_name=run)`, `WandbLogger(name=run)`)."""
+    found = getattr(facts, "_dllog_tracker_run_names", None)
+    if found is None:
+        found = frozenset(
+            kw.value.id
+            for site in calls_named_ending(facts, ("init", "start_run", "init_run", "Logger"), in_order=False)
+            if TRACKER_RUN.search(site.name or "")
+            for kw in site.node.keywords
+            if kw.arg in ("name", "run_name", "experiment_name") and isinstance(kw.value, ast.Name)
+        )
+        facts._dllog_tracker_run_names = found  # type: ignore[attr-defined]
+    return found
 
 
 def _callers_pass_metadata(facts: ModuleFacts, scope: Scope, param: str, depth: int) -> bool:

@@ -1395,6 +1395,8 @@ def _framework_logging_disabled(facts: ModuleFacts) -> Iterator[tuple[CallSite, 
                 continue
             if last == "Trainer" and what.startswith("report_to"):
                 continue
+            if last != "Trainer" and what.startswith("report_to") and not calls_named_ending(facts, "Trainer", in_order=False):
+                continue  # a module of configs (`def get_sft_config(): return SFTConfig(...)`): trained elsewhere
             if _other_logging_kept(facts, site):
                 continue
             yield site, what
