@@ -270,8 +270,10 @@ class ModuleFacts:
                     else:
                         top = alias.name.split(".")[0]
                         aliases.setdefault(top, top)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                self.imported_modules.add(node.module)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                if node.level == 0:
+                    self.imported_modules.add(node.module)
+                # (`from .utils.logger import log`: the project's module, named without its dots)
                 for alias in node.names:
                     if alias.name == "*":
                         continue

@@ -107,6 +107,15 @@ IMPORT_PLACEMENTS = {
         """,
         ["mlflow.log_metric"],
     ),
+    "relative import of the project's module": (
+        """
+        from .utils.logger import log
+        from . import helpers
+        log("fold 1")
+        helpers.save(m)
+        """,
+        ["utils.logger.log", "helpers.save"],  # (`from . import x` has no module: x stays x)
+    ),
     "a late top-level import rebinds a conventional name": (
         """
         def f():

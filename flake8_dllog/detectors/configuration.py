@@ -28,7 +28,7 @@ from ..config import Config
 from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
 from .training import calls_named_ending, is_training_module
-from .saving import _BUILTIN_NAMES, index_of
+from .saving import _BUILTIN_NAMES, _returns_what_it_records, index_of
 
 # Names that conventionally hold a run's configuration (used when the load is not in this
 # file: `def main(args): torch.manual_seed(args.seed)`).
@@ -1078,6 +1078,22 @@ def _nested_item(node: ast.AST, roots: set[str]) -> bool:
     return depth >= 2 and isinstance(node, ast.Name) and node.id in roots
 
 
+def _copy_key(node: ast.AST) -> str | None:
+    """How _field_copies() names a copy held by ``node``: ``NUM_EPOCHS``, ``cfg.fold``."""
+    if node.__class__ is ast.Name:
+        return node.id  # type: ignore[attr-defined]
+    if node.__class__ is ast.Attribute:
+        return plain_dotted(node)
+    return None
+
+
+def _is_path_join(expr: ast.AST) -> bool:
+    """``root / f"fold_{fold}"``, ``os.path.join(root, name)``: a path put together from parts."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+        return any(isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str)) for n in walk(expr))
+    return isinstance(expr, ast.Call) and (dotted_name(expr.func) or "").endswith("path.join")
+
+
 def _dict_items(expr: ast.AST) -> "list[ast.expr] | None":
     """The values of a ``{...}`` literal or a ``dict(key=...)`` call; None for anything else."""
     if isinstance(expr, ast.Dict):
@@ -1137,12 +1153,23 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                     if len(fields) == 1 and _nested_item(part, alias_roots):
                         # `epochs = cfg["train"]["epochs"]`, `lr = cfg["train"]["lr"]`: two fields
                         fields = {ast.unparse(part)}
+                    joined = _is_text(part) or _is_path_join(part)
+                    if joined and not whole:
+                        # `save_fold_dir = SAVE_DIR / f"fold_{args.fold}"`, SAVE_DIR a copy too
+                        fields = set(fields).union(*(out[n.id] for n in walk(part) if isinstance(n, ast.Name) and n.id in out))
                     # several fields only when joined into text (a run name), not computed
                     # into a number (`total = args.num_steps * args.num_processes`)
-                    if not whole and (len(fields) == 1 or (len(fields) <= 6 and _is_text(part))):
+                    if not whole and (len(fields) == 1 or (len(fields) <= 6 and joined)):
                         out[name.id] = frozenset(fields)
                         if _plain_field_value(part):
                             plain.add(name.id)
+                elif isinstance(name, ast.Attribute) and _plain_field_value(part) and root_name(name) not in alias_roots:
+                    # `cfg.fold = args.fold`: copied onto the run's own settings object
+                    key = plain_dotted(name)
+                    whole, fields = mentions([part], aliases)
+                    if key and not whole and len(fields) == 1:
+                        out[key] = frozenset(fields)
+                        plain.add(key)
     # A report line built from the copies (`result = f"NUM_GPUS[{NUM_GPUS}] ..."`, then
     # `logger.info(result)`), or a dict of them (`vae_params = dict(num_tokens=NUM_TOKENS, ...)`,
     # then `model_config = dict(**vae_params, epochs=EPOCHS)` for `wandb.init(config=...)`),
@@ -1314,6 +1341,13 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
             return True
     if _lightning_hparams_assigned(facts, index, aliases, mentioned):
         return True
+    # `opt = parse_arguments(parser)` where the file's own helper prints the namespace it returns
+    for stmt in index.assigns:
+        value = stmt.value
+        if value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id in facts.functions:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id in aliases for t in targets) and _returns_what_it_records(facts, value):
+                return True
     # (a config saved inside the checkpoint says nothing about where that checkpoint went)
     saves = {id(site.node) for site in facts.calls_in("save")} if whole_only else ()
     for site, how in _record_calls(facts):
@@ -1395,7 +1429,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
         ]
         for site in list(facts.logging_calls) + shown:
             for expr in call_exprs(site):
-                logged_fields |= {f for n in _direct_values(expr) if isinstance(n, ast.Name) and n.id in copies for f in copies[n.id]}
+                logged_fields |= {f for n in _direct_values(expr) for f in copies.get(_copy_key(n), ())}
         # A checkpoint named after them (`f"./Burgers_lr={lr}_width={width}.pt"`) keeps them
         # too; its folder (`log_dir + "weights.h5"`) is only where it went.
         for site in facts.calls_in("save"):

@@ -2114,9 +2114,16 @@ def _beside_the_run_record(facts: ModuleFacts, site: CallSite, path: ast.expr | 
     heads = _folder_heads(facts, site.scope, path)
     if not heads:
         return False
+    places = [(site.scope, heads)]
+    # `def save_checkpoint(state, checkpoint=...)` called with `checkpoint=args.checkpoint`
+    # from where `Logger(join(args.checkpoint, "log.txt"))` is made: the callers' folder
+    for head in heads:
+        if "." not in head and not _not_a_parameter(facts, site.scope, head):
+            places += [(call.scope, _folder_heads(facts, call.scope, value)) for call, value in _param_values(facts, site.scope, head) if value is not None]
     for scope, found in index_of(facts).run_record_folders:
-        if any("." in h or scope is site.scope for h in heads & found):
-            return True
+        for own, names in places:
+            if any("." in h or scope is own for h in names & found):
+                return True
     return False
 
 

@@ -210,6 +210,10 @@ def framework_training_calls(facts: ModuleFacts) -> list[CallSite]:
         # `.fit` of scikit-style estimators is not deep-learning training; require a
         # receiver that looks like a model/trainer or a Keras/Lightning import.
         recv = name.rsplit(".", 1)[0].split(".")[-1].lower()
+        # (a function named for what it trains, `train_model(...)`, bare or imported
+        # from the project's `modeling.train`, is its own receiver)
+        if site.node.func.__class__ is ast.Name and name.rsplit(".", 1)[-1] not in ("fit", "fit_generator", "train"):
+            recv = name.rsplit(".", 1)[-1].lower()
         if any(word in recv for word in ("trainer", "model", "net", "learner", "estimator", "engine")):
             if estimators is None:
                 estimators = _classical_estimators(facts)
@@ -1068,6 +1072,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     # helpers, which may print it: this file cannot tell, so it is silent.
     if _handed_to_project_helper(facts, tl, seeds):
         return True
+    if _loss_kept_on_a_hooked_object(tl, seeds):
+        return True
     # Returned to a caller that logs it.
     callers = _callers(facts, tl.scope)  # none at module level
     if not callers and not tl.scope.is_module and _returned_values(facts, tl.scope):
@@ -1143,6 +1149,23 @@ def _loss_arguments(facts: ModuleFacts, call: CallSite, step: Scope) -> set[str]
         if arg is not None and not isinstance(arg, ast.Starred):
             found |= _names_in(arg)
     return found
+
+
+def _loss_kept_on_a_hooked_object(tl: TrainingLoop, seeds: set[str]) -> bool:
+    """``batcher.state.loss = loss`` in the loop: the loss is handed to another object's
+    state (spodernet's batcher, whose subscribed ``LossHook`` prints it; ignite's
+    ``engine.state``), whose hooks this file cannot see."""
+    for node in walk(tl.loop):
+        if node.__class__ is ast.Assign and len(node.targets) == 1:
+            target = node.targets[0]
+            if not (isinstance(target, ast.Attribute) and "loss" in target.attr.lower() and isinstance(target.value, ast.Attribute)):
+                continue
+            root = target.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id not in ("self", "cls") and _refs_any(_names_in(node.value), seeds):
+                return True
+    return False
 
 
 def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
