@@ -46,6 +46,8 @@ WHOLE_ATTRS = frozenset(
         "__dict__", "_get_kwargs", "pretty", "dump", "dumps", "to_dict", "to_yaml", "to_json", "to_json_string",
         "items", "to_container", "_asdict", "as_dict", "asdict", "model_dump", "__repr__", "__str__", "to_sanitized_dict",
         "to_diff_dict", "flags_into_string", "flag_values_dict", "to_json_string",
+        # a settings class's own text of itself (`writer.add_text("config", cfg.markdown())`)
+        "markdown", "to_markdown", "str", "to_str", "to_string", "pretty_text",
     }
 )
 # Methods by which a config object writes itself out (`FLAGS.append_flags_into_file(path)`,
@@ -1440,9 +1442,12 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
                 }
         if _enough_hyperparameters(logged_fields):
             return True
+    # every option the parser defines is in the log (the ones saying where and how to run aside)
     options = _option_names(facts)
-    if options and {f.rsplit(".", 1)[-1] for f in logged_fields} >= options:
-        return True  # every option the parser defines is in the log
+    hyperparameters = {o for o in options if not INFRA_OPTION.match(o)}
+    logged_options = {f.rsplit(".", 1)[-1] for f in logged_fields}
+    if options and (logged_options >= options or (hyperparameters and logged_options >= hyperparameters)):
+        return True
     if not whole_only:
         logged_fields |= _fields_logged_as_parameters(facts, alias_roots, aliases)
         unpacked = _fields_unpacked_into_callee(facts, aliases)
@@ -1721,14 +1726,17 @@ def _file_keeping_calls(facts: ModuleFacts) -> list[CallSite]:
 # Options that say where and how to run, not what to train: a parser made only of these
 # (plus on/off switches) carries no hyperparameters; they live in a config file or in code.
 INFRA_OPTION = re.compile(
-    r"^-*(local[_-]?rank|rank|node[_-]?rank|(local[_-]?)?world[_-]?size|nproc[_-]?per[_-]?node|n?nodes|num[_-]?nodes|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
+    r"^-*(local[_-]?rank|rank|node[_-]?rank|nr|(local[_-]?)?world[_-]?size|nproc[_-]?per[_-]?node|n?nodes|num[_-]?nodes|dist[_-]?(url|backend|on[_-]?itp)|gpus?|gpu[_-]?ids?|"
     r"devices?|cuda|device[_-]?ids?|num[_-]?workers|workers|j|config|configuration|cfg|c|cp|cn|config[_-]?(file|path|name)|cfg[_-]?(file|path)|opts|"
     # the `.env` file of credentials and endpoints
     r"env|env[_-]?file|dotenv([_-]?(file|path))?|"
     r"resume|checkpoint|ckpt|max[_-]?(checkpoints|to[_-]?keep)|"
     # where things are read from or written to (`--gen_dir`, `--data_root`, `--ckpt_path`)
     r"([a-z0-9_-]*[_-]|log|logs|out|save|work|data|ckpt|checkpoint|output|model|gen|result|results|exp|run|cache)?(dir|dirs|path|paths|root|file|files|folder)|"
-    r"debug|verbose|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16|"
+    r"debug|verbose|log[_-]?(lv|level)|loglevel|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16|"
+    # what to do this time and under which name (`-evaluate`, `--do_eval`, `--run-name`)
+    r"evaluate|eval|test|predict|inference|(do|only)[_-]?(train|eval|test|predict)|(eval|test)[_-]?only|"
+    r"name|(exp|run|experiment)[_-]?(name|id|tag)|tag|"
     # the seed is DLL501's: a parser of seeds and switches holds no hyperparameters
     r"seed|random[_-]?seed|manual[_-]?seed)$",
     re.I,

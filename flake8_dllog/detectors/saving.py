@@ -1540,6 +1540,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     if cls is ast.Attribute:
         if _is_constant_name(expr) or _settings_module_attribute(facts, site, expr):
             return True
+        if expr.value.__class__ is ast.Name and expr.value.id == "self":
+            return depth > 0 and _self_attribute_from_literals(facts, site, expr.attr, depth - 1)
         value = _constant_settings_value(facts, site, expr.value, expr.attr)
         return value is not None and is_literal_path(facts, site, value, depth - 1)
     if cls is not ast.Name:
@@ -1592,6 +1594,45 @@ def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[Ca
             arg = _param_default(fn, param)
         out.append((call, arg))
     return out
+
+
+def _self_attribute_from_literals(facts: ModuleFacts, site: CallSite, attr: str, depth: int) -> bool:
+    """``self.expt_dir``, set only in ``__init__`` from its parameter, where every in-file
+    construction of the class passes a literal (``Harness(expt_dir="./experiments/")``, or
+    ``expt_dir`` bound to one just before): a folder written in the source."""
+    class_name = site.scope.class_name
+    if not class_name:
+        return False
+    init = None
+    for method in facts.methods_of(class_name):
+        for info in facts.scope_stmts(method):
+            stmt = info.stmt
+            if stmt.__class__ is ast.Assign and any(
+                isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self" for t in stmt.targets
+            ):
+                if method.name != "__init__" or init is not None:
+                    return False  # set elsewhere too, or twice: not one value
+                init = (method, stmt.value)
+    if init is None or not isinstance(init[1], ast.Name):
+        return False
+    method, value = init
+    fn = method.node
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1:]
+    if value.id not in params:
+        return False
+    position = params.index(value.id)
+    constructions = facts._calls_by_name.get(class_name, [])
+    if not constructions:
+        return False
+    for call in constructions:
+        arg = call.kwarg(value.id)
+        if arg is None and position < len(call.node.args) and not any(isinstance(a, ast.Starred) for a in call.node.args):
+            arg = call.node.args[position]
+        if arg is None:
+            arg = _param_default(fn, value.id)
+        if arg is None or not is_literal_path(facts, call, arg, depth):
+            return False
+    return True
 
 
 def _is_constant_name(expr: ast.expr) -> bool:
@@ -2534,9 +2575,14 @@ def _literal_local_fit(facts: ModuleFacts, scope: Scope, depth: int = 2) -> bool
 def _literal_epochs(facts: ModuleFacts, site: CallSite) -> bool:
     """``model.fit(x, y, epochs=100)`` (or ``EPOCHS = 100`` bound once): a Keras run whose
     length the source spells out."""
-    if not (site.name or "").endswith(".fit"):
-        return False  # (`trainer.train()`: its length is in arguments built elsewhere)
-    return _literal_int(facts, site.kwarg("epochs"))
+    if (site.name or "").endswith(".fit"):
+        return _literal_int(facts, site.kwarg("epochs"))
+    # The project's `trainer.train(loader, epochs=200)` (HF's `train()` takes no epochs:
+    # without one, its length is in arguments built elsewhere)
+    counts = [site.kwarg(k) for k in ("epochs", "num_epochs", "n_epochs", "max_epochs") if site.kwarg(k) is not None]
+    # (or passed by a name that says so: `trainer.train(data_loader, epochs)`)
+    counts += [a for a in site.node.args if isinstance(a, ast.Name) and a.id.lower() in ("epochs", "num_epochs", "n_epochs", "max_epochs")]
+    return bool(counts) and all(_literal_int(facts, c) for c in counts)
 
 
 def _literal_int(facts: ModuleFacts, expr: ast.expr | None, scope: Scope | None = None, depth: int = 2) -> bool:

@@ -1076,6 +1076,19 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         return True
     # Returned to a caller that logs it.
     callers = _callers(facts, tl.scope)  # none at module level
+    if callers and tl.scope.class_name:
+        # `self.metrics["trainLoss"][epoch] += loss.item()`, logged by another method of the
+        # class (`train_loss = self.metrics["trainLoss"][epoch]`, `logger.info(train_loss)`)
+        if derived is None:
+            derived = _loss_carriers(facts, tl.scope, seeds)
+        on_self = {d for d in derived if d.startswith("self.")}
+        if on_self:
+            for method in facts.methods_of(tl.scope.class_name):
+                if method is tl.scope:
+                    continue
+                carried = loss_derived_names(method, on_self, facts)
+                if any(_is_possibly_logging(facts, c) and _call_refs_loss(c, carried) for c in _notable_calls(facts, method)):
+                    return True
     if not callers and not tl.scope.is_module and _returned_values(facts, tl.scope):
         # `return running_loss / len(loader)` from a function nothing in this file calls: a
         # library's train(), its caller elsewhere decides what to log. Cannot tell: silent.
