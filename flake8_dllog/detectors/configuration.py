@@ -850,16 +850,28 @@ def config_aliases(facts: ModuleFacts, names: Iterable[str]) -> frozenset[str]:
 
 def _follow_aliases(facts: ModuleFacts, aliases: set[str]) -> set[str]:
     index = _config_index(facts)
+    new = set(aliases)
     for _ in range(4):
-        before = len(aliases)
-        # Assignments are pre-filtered by the names known when the pass starts.
-        mentioned = _RootLines(facts, aliases)
+        before = set(aliases)
+        # Statements and calls are pre-filtered by the names new since the last pass: one
+        # that named none of them then and was no alias cannot become one now (every test
+        # below needs an alias in the statement's or call's own text).
+        mentioned = _RootLines(facts, new)
+
+        def grow(names: Iterable[str]) -> None:
+            # (a name found in this pass is looked for in the rest of it too)
+            names = [n for n in names if n not in aliases]
+            aliases.update(names)
+            mentioned.add(names)
+
         for stmt in index.assigns:
             value = stmt.value
             if mentioned.span_has(value) and _is_converting(value, aliases):
-                aliases.update(stmt_targets(stmt))
+                grow(stmt_targets(stmt))
         for call in index.flow_calls:
             site = call.site
+            if not mentioned.span_has(site.node):
+                continue
             if call.merges:
                 # `parser.set_defaults(**cfg)`: cfg now lives inside the receiver.
                 if any(_is_converting(e, aliases) for e in call.exprs):
@@ -867,12 +879,12 @@ def _follow_aliases(facts: ModuleFacts, aliases: set[str]) -> set[str]:
                     root = root_name(receiver)
                     recv = plain_dotted(receiver)
                     if recv and recv.split(".")[-1] not in WHOLE_ATTRS:
-                        aliases.add(recv)
+                        grow((recv,))
                     elif root:
-                        aliases.add(root)
+                        grow((root,))
             if call.loads and plain_dotted(site.receiver) in aliases:
                 # `args = parser.parse_args(...)` after the parser took the file's defaults.
-                aliases.update(stmt_targets(site.stmt))
+                grow(stmt_targets(site.stmt))
             params = call.params
             if params is not None:
                 offset = call.offset
@@ -880,11 +892,12 @@ def _follow_aliases(facts: ModuleFacts, aliases: set[str]) -> set[str]:
                     if isinstance(arg, ast.Starred):
                         break
                     if i + offset < len(params) and _is_converting(arg, aliases):
-                        aliases.add(params[i + offset])
+                        grow((params[i + offset],))
                 for kw in call.keywords:
                     if kw.arg and kw.arg in params and _is_converting(kw.value, aliases):
-                        aliases.add(kw.arg)
-        if len(aliases) == before:
+                        grow((kw.arg,))
+        new = aliases - before
+        if not new:
             break
     return aliases
 
@@ -943,8 +956,10 @@ def _direct_values(expr: ast.AST) -> Iterator[ast.AST]:
 
 
 def _is_text(expr: ast.AST) -> bool:
-    """An f-string, a ``.format()``/``.join()`` result or a ``+`` chain of text."""
+    """An f-string, a ``.format()``/``.join()`` result, ``str(x)`` or a ``+`` chain of text."""
     if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr") and len(expr.args) == 1:
         return True
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("format", "join"):
         return True
@@ -1080,6 +1095,13 @@ def _nested_item(node: ast.AST, roots: set[str]) -> bool:
     return depth >= 2 and isinstance(node, ast.Name) and node.id in roots
 
 
+def _text_of(expr: ast.AST) -> ast.AST:
+    """``config`` for ``str(config)`` (`f.write(str(config))` writes the dict of copies whole)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr") and len(expr.args) == 1:
+        return expr.args[0]
+    return expr
+
+
 def _copy_key(node: ast.AST) -> str | None:
     """How _field_copies() names a copy held by ``node``: ``NUM_EPOCHS``, ``cfg.fold``."""
     if node.__class__ is ast.Name:
@@ -1172,6 +1194,15 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                     if key and not whole and len(fields) == 1:
                         out[key] = frozenset(fields)
                         plain.add(key)
+                elif (
+                    isinstance(name, ast.Subscript) and isinstance(name.value, ast.Name) and name.value.id not in alias_roots
+                    and _plain_field_value(part)
+                ):
+                    # `config["lr"] = args.lr`: the run's own dict of them, field by field
+                    whole, fields = mentions([part], aliases)
+                    if not whole and len(fields) == 1:
+                        out[name.value.id] = out.get(name.value.id, frozenset()) | frozenset(fields)
+                        plain.add(name.value.id)
     # A report line built from the copies (`result = f"NUM_GPUS[{NUM_GPUS}] ..."`, then
     # `logger.info(result)`), or a dict of them (`vae_params = dict(num_tokens=NUM_TOKENS, ...)`,
     # then `model_config = dict(**vae_params, epochs=EPOCHS)` for `wandb.init(config=...)`),
@@ -1431,7 +1462,7 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
         ]
         for site in list(facts.logging_calls) + shown:
             for expr in call_exprs(site):
-                logged_fields |= {f for n in _direct_values(expr) for f in copies.get(_copy_key(n), ())}
+                logged_fields |= {f for n in _direct_values(_text_of(expr)) for f in copies.get(_copy_key(n), ())}
         # A checkpoint named after them (`f"./Burgers_lr={lr}_width={width}.pt"`) keeps them
         # too; its folder (`log_dir + "weights.h5"`) is only where it went.
         for site in facts.calls_in("save"):

@@ -851,6 +851,35 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
     )
 
 
+def _training_step_hard_wired_to_cuda(facts: ModuleFacts) -> bool:
+    """A function that backpropagates also sends its inputs to a literal accelerator, with no
+    ``if`` (``state = batch[0].to("cuda")``, ``torch.tensor(y, device="cuda")``): the run
+    cannot quietly fall back to the CPU, whatever device the model was given. (Functions
+    only: a notebook's top level may train on the CPU and crash only at a later cell.)"""
+    found = getattr(facts, "_dllog_step_on_cuda", None)
+    if found is None:
+        steps = {id(c.scope) for c in facts.calls_in("training_backward") if not c.scope.is_module}
+        found = False
+        for scope in facts.scopes:
+            if id(scope) not in steps:
+                continue
+            for call in scope.calls:
+                if _guarding_conditions(call):
+                    continue
+                if call.method == "cuda" and call.receiver is not None and _unconditional_cuda(facts, call):
+                    found = True
+                elif call.method == "to" and call.node.args and _literal_accelerator(facts, call.node.args[0]):
+                    found = True
+                elif (device := call.kwarg("device")) is not None and _literal_accelerator(facts, device):
+                    found = True
+                if found:
+                    break
+            if found:
+                break
+        facts._dllog_step_on_cuda = found  # type: ignore[attr-defined]
+    return found
+
+
 def _made_by_a_project_helper(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:
     """``device = utils.setup_gpu()``: every value of the device name is made by a helper
     imported from the project's own modules, whose body (and log) this file cannot see."""
@@ -1236,7 +1265,10 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue
         if _also_sent_to_a_fixed_accelerator(facts, site, model_node):
             continue  # `model.to(device)` ... `model.to("cuda")`: it runs there or fails
-        if _something_else_sent_to_cuda_unconditionally(facts, site):
+        if _something_else_sent_to_cuda_unconditionally(facts, site) or (
+            _training_step_hard_wired_to_cuda(facts) and not _moves_a_data_parallel(facts, site)
+            and not any((c.name or "").endswith("DataParallel") for c in site.scope.calls)  # (how many GPUs it spreads over)
+        ):
             continue  # `x = x.cuda()` for every batch: on a CPU-only machine it crashes
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):
             continue  # `exec(open("configurator.py").read())` may rebind it: cannot tell

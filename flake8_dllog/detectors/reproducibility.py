@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import SETTINGS_MODULE, index_of, is_project_helper, project_module_of
+from .saving import SETTINGS_MODULE, from_unseen_caller, index_of, is_project_helper, project_module_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -845,6 +845,8 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue  # the helper logs (the seed, presumably) itself, or seeds through one that does
         if expr is None:
             continue
+        if _handed_in_from_elsewhere(facts, site, expr):
+            continue  # `def run(model, loader, args)` run by another file's launcher, which may print its args
         origin, carriers = seed_origin(facts, expr, site.scope, names)
         if origin is None:
             continue
@@ -900,6 +902,19 @@ def seed_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     for report in reported.values():
         report.context.pop("_stmt", None)
         yield report
+
+
+def _handed_in_from_elsewhere(facts: ModuleFacts, site: CallSite, expr: ast.expr) -> bool:
+    """``torch.manual_seed(args.seed)`` where ``args`` is a parameter that only another
+    file's code fills in (through this file's own functions, perhaps): the seed is chosen,
+    and may be printed, there. (Not a config this function loads from a path it is given.)"""
+    root = root_name(expr) if isinstance(expr, (ast.Attribute, ast.Subscript)) else expr.id if isinstance(expr, ast.Name) else None
+    idx = index_of(facts)
+    if root is None or root not in idx.parameters(site.scope) or idx.bindings(site.scope, root):
+        return False
+    # (handed through this file's own functions: a lone uncalled `def main(args)` is an
+    # excerpt of an entry point more often than a worker of another file's)
+    return bool(idx.callers(site.scope)) and from_unseen_caller(facts, site, expr)
 
 
 TRAINER_NAME = re.compile(r"trainer|runner|solver|engine|experiment|diffusion|agent", re.I)

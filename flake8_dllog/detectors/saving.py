@@ -2391,11 +2391,15 @@ CONFIG_COPY = re.compile(r"conf|cfg|hparam|param|setting|\.ya?ml\b|\.json\b", re
 
 
 def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
-    """Config dumps or tracker artifact uploads in the same function record the run."""
+    """Config dumps or tracker artifact uploads in the same function (or in the caller
+    that runs it, `args.out_file.write(str(vars(args)))` before `train(args)`) record the run."""
     idx = index_of(facts)
     found = idx.records_run.get(id(site.scope))
     if found is None:
-        found = idx.records_run[id(site.scope)] = _scope_records_run(idx, site.scope)
+        found = idx.records_run[id(site.scope)] = _scope_records_run(idx, site.scope) or any(
+            caller.scope is not site.scope and any(_writes_config_text(idx, call) for call in caller.scope.calls)
+            for caller in idx.callers(site.scope)
+        )
     return found
 
 
@@ -2416,6 +2420,8 @@ def _scope_records_run(idx: _Index, scope: Scope, depth: int = 1) -> bool:
         # `pickle.dump(config, fp)` of the whole parsed configuration
         if name.rsplit(".", 1)[-1] == "dump" and call.node.args and _whole_config_object(idx.facts, call.node.args[0]):
             return True
+        if _writes_config_text(idx, call):
+            return True
         # `shutil.copy(config_path, result_path / "config.json")`: the run's config kept beside it
         if name.startswith("shutil.copy") and CONFIG_COPY.search(" ".join(idx.facts.segment(a) for a in call.node.args)):
             return True
@@ -2423,6 +2429,16 @@ def _scope_records_run(idx: _Index, scope: Scope, depth: int = 1) -> bool:
         if call.method == "write" and call.node.args and len({m.group(0).lower() for m in METADATA_KEY.finditer(idx.facts.segment(call.node.args[0]))}) >= 2:
             return True
     return False
+
+
+def _writes_config_text(idx: _Index, call: CallSite) -> bool:
+    """``out_file.write(str(vars(args)) + "\\n")`` (or of the file's own ``print_args(args)``):
+    the whole configuration's text written to a record file."""
+    return call.method == "write" and bool(call.node.args) and any(
+        isinstance(n, ast.Call) and n.args and _whole_config_object(idx.facts, n.args[0])
+        and (dotted_name(n.func) in ("str", "repr") or (isinstance(n.func, ast.Name) and n.func.id in idx.facts.functions))
+        for n in walk(call.node.args[0])
+    )
 
 
 def _whole_config_object(facts: ModuleFacts, expr: ast.expr) -> bool:

@@ -936,8 +936,16 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
     return flows
 
 
+# Keras metric objects that accumulate what they are called with (`metrics.Mean()`).
+KERAS_METRIC = re.compile(r"(^|\.)metrics\.(Mean|Sum)$|(^|\.)metrics\.\w+$")
+
+
 def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str], frozenset[str]]]:
     flows = []
+    metric_objects = {
+        t.id for c in scope.calls if KERAS_METRIC.search(c.name or "")
+        and isinstance(c.stmt, ast.Assign) and c.stmt.value is c.node for t in c.stmt.targets if isinstance(t, ast.Name)
+    }
     for info in facts.scope_stmts(scope):
         stmt = info.stmt
         if isinstance(stmt, ast.Assign):
@@ -957,6 +965,15 @@ def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset
             # Only methods that *store* a value make their receiver carry the loss:
             # `meter.update(loss.item())`, `hist.append(loss)` — not
             # `accelerator.backward(loss)` or `optimizer.step()`.
+            if isinstance(call.func, ast.Name) and call.func.id in metric_objects:
+                # Keras `train_loss(loss)` with `train_loss = tf.keras.metrics.Mean()`: it accumulates it
+                refs = set()
+                for a in call.args:
+                    refs |= _names_in(a)
+                targets = {call.func.id}
+                if refs:
+                    flows.append((frozenset(refs), frozenset(targets)))
+                continue
             if not (
                 isinstance(call.func, ast.Attribute)
                 and (call.func.attr in CONTAINER_METHODS or possibly_reports(dotted_name(call.func) or ""))
@@ -1074,6 +1091,10 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         return True
     if _loss_kept_on_a_hooked_object(tl, seeds):
         return True
+    if derived is None:
+        derived = _loss_carriers(facts, tl.scope, seeds)
+    if _loss_kept_on_a_hooked_object(tl, derived):
+        return True  # (`g_train_loss(g_loss)`, then `bar.postfix["g_loss"] = f"{g_train_loss.result()}"`)
     # Returned to a caller that logs it.
     callers = _callers(facts, tl.scope)  # none at module level
     if callers and tl.scope.class_name:
@@ -1101,13 +1122,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         if not _returns_any(facts, tl.scope, derived):
             return False
         for caller in callers:
-            bound: set[str] = set()
             stmt = caller.info.stmt
-            if isinstance(stmt, ast.Assign):
-                for t in stmt.targets:
-                    bound |= _target_names(t)
-            elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
-                bound |= _target_names(stmt.target)
+            bound = _bound_by(stmt)
             if not bound:
                 if isinstance(stmt, ast.Return) and stmt.value is caller.node and _returns_a_named_loss(facts, tl.scope) and _passes_it_on(facts, caller.scope):
                     return True  # `return self._fit(...)` from a wrapper nobody here calls
@@ -1135,7 +1151,28 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             for c in caller.scope.calls:
                 if c.method in ("write", "writelines") and start <= c.node.lineno <= end and _call_refs_loss(c, caller_derived):
                     return True
+            # ... and one hop further: `m = self.train_component(...)`; `return [{**m}]` in
+            # `train_agent()`, whose caller does `wandb.log({..., **metrics})` with them
+            if _returns_any(facts, caller.scope, caller_derived):
+                for outer in _callers(facts, caller.scope):
+                    outer_bound = _bound_by(outer.info.stmt)
+                    if outer.scope is tl.scope or not outer_bound:
+                        continue
+                    outer_derived = loss_derived_names(outer.scope, outer_bound, facts)
+                    if any(_is_possibly_logging(facts, c) and _call_refs_loss(c, outer_derived) for c in _caller_neighbourhood(facts, outer)):
+                        return True
     return False
+
+
+def _bound_by(stmt: ast.stmt) -> set[str]:
+    """The names an assignment statement binds (none for any other statement)."""
+    bound: set[str] = set()
+    if isinstance(stmt, ast.Assign):
+        for t in stmt.targets:
+            bound |= _target_names(t)
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+        bound |= _target_names(stmt.target)
+    return bound
 
 
 def _loss_arguments(facts: ModuleFacts, call: CallSite, step: Scope) -> set[str]:
@@ -1171,6 +1208,13 @@ def _loss_kept_on_a_hooked_object(tl: TrainingLoop, seeds: set[str]) -> bool:
     for node in walk(tl.loop):
         if node.__class__ is ast.Assign and len(node.targets) == 1:
             target = node.targets[0]
+            # `bar.postfix["loss"] = f"{loss:.4f}"`, `pbar.desc = ...`: shown on the progress bar
+            shown_on = target.value if isinstance(target, ast.Subscript) else target
+            if (
+                isinstance(shown_on, ast.Attribute) and shown_on.attr in ("postfix", "desc", "description", "suffix")
+                and _refs_any(_names_in(node.value), seeds)
+            ):
+                return True
             if not (isinstance(target, ast.Attribute) and "loss" in target.attr.lower() and isinstance(target.value, ast.Attribute)):
                 continue
             root = target.value
