@@ -942,10 +942,7 @@ KERAS_METRIC = re.compile(r"(^|\.)metrics\.(Mean|Sum)$|(^|\.)metrics\.\w+$")
 
 def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str], frozenset[str]]]:
     flows = []
-    metric_objects = {
-        t.id for c in scope.calls if KERAS_METRIC.search(c.name or "")
-        and isinstance(c.stmt, ast.Assign) and c.stmt.value is c.node for t in c.stmt.targets if isinstance(t, ast.Name)
-    }
+    metric_objects: set[str] | None = None  # (worked out at the first bare-name call statement)
     for info in facts.scope_stmts(scope):
         stmt = info.stmt
         if isinstance(stmt, ast.Assign):
@@ -965,7 +962,12 @@ def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset
             # Only methods that *store* a value make their receiver carry the loss:
             # `meter.update(loss.item())`, `hist.append(loss)` — not
             # `accelerator.backward(loss)` or `optimizer.step()`.
-            if isinstance(call.func, ast.Name) and call.func.id in metric_objects:
+            if isinstance(call.func, ast.Name) and metric_objects is None:
+                metric_objects = {
+                    t.id for c in scope.calls if "metrics." in (c.name or "") and KERAS_METRIC.search(c.name)
+                    and isinstance(c.stmt, ast.Assign) and c.stmt.value is c.node for t in c.stmt.targets if isinstance(t, ast.Name)
+                }
+            if isinstance(call.func, ast.Name) and call.func.id in metric_objects:  # type: ignore[operator]
                 # Keras `train_loss(loss)` with `train_loss = tf.keras.metrics.Mean()`: it accumulates it
                 refs = set()
                 for a in call.args:
@@ -1089,12 +1091,13 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     # helpers, which may print it: this file cannot tell, so it is silent.
     if _handed_to_project_helper(facts, tl, seeds):
         return True
-    if _loss_kept_on_a_hooked_object(tl, seeds):
-        return True
-    if derived is None:
-        derived = _loss_carriers(facts, tl.scope, seeds)
-    if _loss_kept_on_a_hooked_object(tl, derived):
-        return True  # (`g_train_loss(g_loss)`, then `bar.postfix["g_loss"] = f"{g_train_loss.result()}"`)
+    hooked = _hooked_stores(facts, tl)
+    if hooked:
+        # (`g_train_loss(g_loss)`, then `bar.postfix["g_loss"] = f"{g_train_loss.result()}"`)
+        if derived is None:
+            derived = _loss_carriers(facts, tl.scope, seeds)
+        if any(_refs_any(_names_in(stmt.value), derived) for stmt in hooked):
+            return True
     # Returned to a caller that logs it.
     callers = _callers(facts, tl.scope)  # none at module level
     if callers and tl.scope.class_name:
@@ -1201,28 +1204,29 @@ def _loss_arguments(facts: ModuleFacts, call: CallSite, step: Scope) -> set[str]
     return found
 
 
-def _loss_kept_on_a_hooked_object(tl: TrainingLoop, seeds: set[str]) -> bool:
-    """``batcher.state.loss = loss`` in the loop: the loss is handed to another object's
-    state (spodernet's batcher, whose subscribed ``LossHook`` prints it; ignite's
-    ``engine.state``), whose hooks this file cannot see."""
-    for node in walk(tl.loop):
-        if node.__class__ is ast.Assign and len(node.targets) == 1:
-            target = node.targets[0]
-            # `bar.postfix["loss"] = f"{loss:.4f}"`, `pbar.desc = ...`: shown on the progress bar
-            shown_on = target.value if isinstance(target, ast.Subscript) else target
-            if (
-                isinstance(shown_on, ast.Attribute) and shown_on.attr in ("postfix", "desc", "description", "suffix")
-                and _refs_any(_names_in(node.value), seeds)
-            ):
-                return True
-            if not (isinstance(target, ast.Attribute) and "loss" in target.attr.lower() and isinstance(target.value, ast.Attribute)):
-                continue
-            root = target.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id not in ("self", "cls") and _refs_any(_names_in(node.value), seeds):
-                return True
-    return False
+def _hooked_stores(facts: ModuleFacts, tl: TrainingLoop) -> list[ast.Assign]:
+    """Assignments in the loop that hand a value to something that shows or hooks it:
+    ``bar.postfix["loss"] = f"{loss:.4f}"`` / ``pbar.desc = ...`` (the progress bar), and
+    ``batcher.state.loss = loss`` (another object's state: spodernet's batcher, whose
+    subscribed ``LossHook`` prints it; ignite's ``engine.state``; hooks this file cannot see)."""
+    found = []
+    for info in facts.scope_stmts(tl.scope):
+        stmt = info.stmt
+        if stmt.__class__ is not ast.Assign or len(stmt.targets) != 1 or tl.loop not in info.loops:
+            continue
+        target = stmt.targets[0]
+        shown_on = target.value if isinstance(target, ast.Subscript) else target
+        if isinstance(shown_on, ast.Attribute) and shown_on.attr in ("postfix", "desc", "description", "suffix"):
+            found.append(stmt)
+            continue
+        if not (isinstance(target, ast.Attribute) and "loss" in target.attr.lower() and isinstance(target.value, ast.Attribute)):
+            continue
+        root = target.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id not in ("self", "cls"):
+            found.append(stmt)
+    return found
 
 
 def _scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
