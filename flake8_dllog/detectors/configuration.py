@@ -28,7 +28,7 @@ from ..config import Config
 from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
 from .training import calls_named_ending, is_training_module
-from .saving import _BUILTIN_NAMES, _returns_what_it_records, index_of
+from .saving import _BUILTIN_NAMES, _returns_what_it_records, dict_items, index_of
 
 # Names that conventionally hold a run's configuration (used when the load is not in this
 # file: `def main(args): torch.manual_seed(args.seed)`).
@@ -957,9 +957,7 @@ def _direct_values(expr: ast.AST) -> Iterator[ast.AST]:
 
 def _is_text(expr: ast.AST) -> bool:
     """An f-string, a ``.format()``/``.join()`` result, ``str(x)`` or a ``+`` chain of text."""
-    if isinstance(expr, ast.JoinedStr):
-        return True
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr") and len(expr.args) == 1:
+    if isinstance(expr, ast.JoinedStr) or _str_call_argument(expr) is not None:
         return True
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("format", "join"):
         return True
@@ -1021,9 +1019,17 @@ def _project_runner(facts: ModuleFacts, name: str) -> bool:
     return "." in name and last in ("get_trainer", "build_trainer", "get_runner", "build_runner")
 
 
-def _option_names(facts: ModuleFacts) -> set[str]:
+def _option_names(facts: ModuleFacts) -> frozenset[str]:
     """The fields a parser of this file defines (``--train-file`` → ``train_file``, or
-    its ``dest=``); empty when one cannot be told."""
+    its ``dest=``); empty when one cannot be told. (Once per module: every runner call and
+    every config asks.)"""
+    found = getattr(facts, "_dllog_option_names", None)
+    if found is None:
+        found = facts._dllog_option_names = frozenset(_parser_option_names(facts))  # type: ignore[attr-defined]
+    return found
+
+
+def _parser_option_names(facts: ModuleFacts) -> set[str]:
     names: set[str] = set()
     for site in calls_named_ending(facts, (".add_argument", ".add_option")):
         dest = site.kwarg("dest")
@@ -1095,11 +1101,11 @@ def _nested_item(node: ast.AST, roots: set[str]) -> bool:
     return depth >= 2 and isinstance(node, ast.Name) and node.id in roots
 
 
-def _text_of(expr: ast.AST) -> ast.AST:
-    """``config`` for ``str(config)`` (`f.write(str(config))` writes the dict of copies whole)."""
+def _str_call_argument(expr: ast.AST) -> ast.expr | None:
+    """``config`` for ``str(config)`` / ``repr(config)``; None for anything else."""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr") and len(expr.args) == 1:
         return expr.args[0]
-    return expr
+    return None
 
 
 def _copy_key(node: ast.AST) -> str | None:
@@ -1116,15 +1122,6 @@ def _is_path_join(expr: ast.AST) -> bool:
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
         return any(isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str)) for n in walk(expr))
     return isinstance(expr, ast.Call) and (dotted_name(expr.func) or "").endswith("path.join")
-
-
-def _dict_items(expr: ast.AST) -> "list[ast.expr] | None":
-    """The values of a ``{...}`` literal or a ``dict(key=...)`` call; None for anything else."""
-    if isinstance(expr, ast.Dict):
-        return list(expr.values)
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
-        return [k.value for k in expr.keywords]
-    return None
 
 
 class _Copies(dict):
@@ -1165,7 +1162,7 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                 pairs = [(target, value)]
             for name, part in pairs:
                 if isinstance(name, ast.Name):
-                    items = _dict_items(part)
+                    items = dict_items(part)
                     if items is not None:
                         # `payload = {"seed": int(args.seed), "bs": args.bs}`: the fields it holds as they are
                         held = frozenset(f for v in items if _plain_field_value(v) for f in mentions([v], aliases)[1])
@@ -1213,7 +1210,7 @@ def _field_copies(index: _ConfigIndex, alias_roots: set[str], aliases: set[str],
                 continue
             value = stmt.value
             target = stmt.targets[0].id
-            items = _dict_items(value)
+            items = dict_items(value)
             if target in out and items is None:
                 continue
             if items is not None:
@@ -1449,20 +1446,20 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
             if options and {f.rsplit(".", 1)[-1] for f in mentions(handed, aliases)[1]} >= options:
                 return True
     if copies:
-        # `dump_json(run_dir / "splits.json", payload)` of a dict built from them, as of the dict itself
+        shown = []
         for site, how in _record_calls(facts):
+            exprs = call_exprs(site)
+            # `dump_json(run_dir / "splits.json", payload)` of a dict built from them, as of the dict itself
             if how == "helper" and (FILE_DUMP_NAME.search(_last(site.name)) or PARAMETER_RECORDER_NAME.search(_last(site.name))):
-                if len({f for e in call_exprs(site) if isinstance(e, ast.Name) and e.id in copies.plain for f in copies[e.id]}) >= 2:
+                if len({f for e in exprs if isinstance(e, ast.Name) and e.id in copies.plain for f in copies[e.id]}) >= 2:
                     return True
-        # (and hand-written run records, `f.write("trn: {} batch: {}".format(train_file, bsz))`,
-        # and the project's display helpers, `simple_table([("Batch Size", batch_size), ("LR", lr)])`)
-        shown = [
-            site for site, how in _record_calls(facts)
-            if (how == "store" and _is_text_write(site, call_exprs(site))) or (how == "helper" and DISPLAY_NAME.search(_last(site.name)))
-        ]
+            # (and hand-written run records, `f.write("trn: {} batch: {}".format(train_file, bsz))`,
+            # and the project's display helpers, `simple_table([("Batch Size", batch_size), ("LR", lr)])`)
+            if (how == "store" and _is_text_write(site, exprs)) or (how == "helper" and DISPLAY_NAME.search(_last(site.name))):
+                shown.append(site)
         for site in list(facts.logging_calls) + shown:
             for expr in call_exprs(site):
-                logged_fields |= {f for n in _direct_values(_text_of(expr)) for f in copies.get(_copy_key(n), ())}
+                logged_fields |= {f for n in _direct_values(_str_call_argument(expr) or expr) for f in copies.get(_copy_key(n), ())}
         # A checkpoint named after them (`f"./Burgers_lr={lr}_width={width}.pt"`) keeps them
         # too; its folder (`log_dir + "weights.h5"`) is only where it went.
         for site in facts.calls_in("save"):
@@ -1585,7 +1582,7 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
         alias_roots = alias_roots | sections
         aliases = aliases | sections
     for call in _config_index(facts).flow_calls:
-        site, params = call.site, call.params
+        params = call.params
         target = call.target
         if target is None or not params:
             continue

@@ -858,26 +858,22 @@ def _training_step_hard_wired_to_cuda(facts: ModuleFacts) -> bool:
     only: a notebook's top level may train on the CPU and crash only at a later cell.)"""
     found = getattr(facts, "_dllog_step_on_cuda", None)
     if found is None:
-        steps = {id(c.scope) for c in facts.calls_in("training_backward") if not c.scope.is_module}
-        found = False
-        for scope in facts.scopes:
-            if id(scope) not in steps:
-                continue
-            for call in scope.calls:
-                if _guarding_conditions(call):
-                    continue
-                if call.method == "cuda" and call.receiver is not None and _unconditional_cuda(facts, call):
-                    found = True
-                elif call.method == "to" and call.node.args and _literal_accelerator(facts, call.node.args[0]):
-                    found = True
-                elif (device := call.kwarg("device")) is not None and _literal_accelerator(facts, device):
-                    found = True
-                if found:
-                    break
-            if found:
-                break
-        facts._dllog_step_on_cuda = found  # type: ignore[attr-defined]
+        steps = {c.scope for c in facts.calls_in("training_backward") if not c.scope.is_module}
+        found = facts._dllog_step_on_cuda = any(  # type: ignore[attr-defined]
+            _sent_to_a_literal_accelerator(facts, call) and not _guarding_conditions(call)
+            for scope in steps for call in scope.calls
+        )
     return found
+
+
+def _sent_to_a_literal_accelerator(facts: ModuleFacts, call: CallSite) -> bool:
+    """``x.cuda()`` (no ``if`` deciding it), ``x.to("cuda")``, ``torch.zeros(n, device="cuda")``."""
+    if call.method == "cuda" and call.receiver is not None and _unconditional_cuda(facts, call):
+        return True
+    if call.method == "to" and call.node.args and _literal_accelerator(facts, call.node.args[0]):
+        return True
+    device = call.kwarg("device")
+    return device is not None and _literal_accelerator(facts, device)
 
 
 def _made_by_a_project_helper(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> bool:

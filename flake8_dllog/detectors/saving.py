@@ -925,15 +925,19 @@ def _dicts_holding(idx: _Index, scope: Scope, keys: set[str]) -> set[str]:
     found: set[str] = set()
     for name, binds in idx.assignments(scope).items():
         for _, value in binds:
-            if isinstance(value, ast.Dict):
-                values = value.values
-            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
-                values = [k.value for k in value.keywords]
-            else:
-                continue
-            if any(isinstance(v, ast.Name) and v.id in plain for v in values):
+            values = dict_items(value)
+            if values is not None and any(isinstance(v, ast.Name) and v.id in plain for v in values):
                 found.add(name)
     return found
+
+
+def dict_items(expr: ast.AST | None) -> "list[ast.expr] | None":
+    """The values of a ``{...}`` literal or a ``dict(key=...)`` call; None for anything else."""
+    if isinstance(expr, ast.Dict):
+        return list(expr.values)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict":
+        return [k.value for k in expr.keywords]
+    return None
 
 
 def _names_in_arguments(site: CallSite) -> set[str]:
@@ -1572,10 +1576,14 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
 
 
 
-def _param_values(facts: ModuleFacts, scope: Scope, param: str) -> list[tuple[CallSite, ast.expr | None]]:
-    """What each same-module caller passes for ``param`` (its default when omitted)."""
+def _param_values(
+    facts: ModuleFacts, scope: Scope, param: str, callers: "list[CallSite] | None" = None
+) -> list[tuple[CallSite, ast.expr | None]]:
+    """What each same-module caller passes for ``param`` (its default when omitted).
+    ``callers``: the calls to take instead (an ``__init__``'s: its class's constructions)."""
     fn = scope.node
-    callers = index_of(facts).callers(scope)
+    if callers is None:
+        callers = index_of(facts).callers(scope)
     if not callers or not isinstance(fn, FUNC_TYPES):
         return []
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
@@ -1616,23 +1624,10 @@ def _self_attribute_from_literals(facts: ModuleFacts, site: CallSite, attr: str,
     if init is None or not isinstance(init[1], ast.Name):
         return False
     method, value = init
-    fn = method.node
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args][1:]
-    if value.id not in params:
+    if value.id not in [a.arg for a in method.node.args.posonlyargs + method.node.args.args][1:]:
         return False
-    position = params.index(value.id)
-    constructions = facts._calls_by_name.get(class_name, [])
-    if not constructions:
-        return False
-    for call in constructions:
-        arg = call.kwarg(value.id)
-        if arg is None and position < len(call.node.args) and not any(isinstance(a, ast.Starred) for a in call.node.args):
-            arg = call.node.args[position]
-        if arg is None:
-            arg = _param_default(fn, value.id)
-        if arg is None or not is_literal_path(facts, call, arg, depth):
-            return False
-    return True
+    passed = _param_values(facts, method, value.id, callers=facts._calls_by_name.get(class_name, []))
+    return bool(passed) and all(arg is not None and is_literal_path(facts, call, arg, depth) for call, arg in passed)
 
 
 def _is_constant_name(expr: ast.expr) -> bool:
@@ -1648,8 +1643,9 @@ def _settings_module_attribute(facts: ModuleFacts, site: CallSite, expr: ast.Att
     head = expr.value
     # `hp.train.checkpoint_dir`: a folder in a section of the settings (a save's folder
     # only: which weights `hp.model.model_path` loads is known only to the settings file)
-    while head.__class__ is ast.Attribute and facts.is_category(site, "save"):
-        expr, head = head, head.value  # type: ignore[assignment]
+    if head.__class__ is ast.Attribute and facts.is_category(site, "save"):
+        while head.__class__ is ast.Attribute:
+            expr, head = head, head.value  # type: ignore[assignment]
     module = project_module_of(facts, site.scope, expr)
     return (
         module is not None and SETTINGS_MODULE.search(module.rsplit(".", 1)[-1]) is not None
