@@ -1272,6 +1272,54 @@ def _copied_into_a_recorded_object(facts: ModuleFacts, index: _ConfigIndex, alia
     return False
 
 
+def _handed_to_a_self_saving_project_object(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
+    """``net = getattr(models, args.model)(args)`` (or ``models.RNN(args)``) then
+    ``net.save()``: the whole config goes into an object of the project's own (imported,
+    unseen) module that writes its own checkpoints, and such a ``save()`` keeps the
+    arguments the object was built with (SummaRuNNer's ``BasicModule.save`` stores
+    ``self.args``), as this file shows when it reads them back from a checkpoint
+    (``getattr(models, checkpoint["args"].model)(checkpoint["args"])``)."""
+    project = index_of(facts).project_imports
+    if not project:
+        return False
+    for target, value in _names_bound_to_calls_of(index, mentioned):
+        func = value.func
+        if isinstance(func, ast.Call) and _last(dotted_name(func.func)) == "getattr" and func.args:
+            func = func.args[0]  # `getattr(models, args.model)`: a class of that module
+        head = root_name(func)
+        if head is None or head not in project:
+            continue
+        if not any(f"{target}.{method}" in facts._calls_by_name for method in SELF_SAVE_METHODS):
+            continue
+        if mentions_whole(list(value.args) + [k.value for k in value.keywords], aliases):
+            return _config_read_back_from_a_checkpoint(facts)
+    return False
+
+
+# An object's own checkpoint writer, called with nothing but a path (if that).
+SELF_SAVE_METHODS = ("save", "save_checkpoint", "save_model")
+# The key a checkpoint keeps its run's arguments under.
+CHECKPOINT_CONFIG_KEY = frozenset({"args", "config", "cfg", "opt", "opts", "hparams", "hyper_parameters", "hyperparams"})
+
+
+def _config_read_back_from_a_checkpoint(facts: ModuleFacts) -> bool:
+    """``checkpoint = torch.load(path)`` then ``checkpoint["args"]``: the checkpoints this
+    project writes carry the run's arguments."""
+    loaded = set()
+    for site in facts.calls_in("load"):
+        stmt = site.info.stmt
+        if isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            loaded.add((site.scope, stmt.targets[0].id))
+    for scope, name in loaded:
+        for node in walk(scope.node):
+            if (
+                isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
+                and isinstance(node.slice, ast.Constant) and node.slice.value in CHECKPOINT_CONFIG_KEY
+            ):
+                return True
+    return False
+
+
 LIGHTNING_PACKAGES = ("pytorch_lightning", "lightning")
 
 
@@ -1433,6 +1481,9 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
     if _copied_into_a_recorded_object(facts, index, aliases, mentioned):
         return True
     if _handed_to_a_fitted_lightning_module(facts, index, aliases, mentioned):
+        return True
+    # (not for a path: the checkpoint keeping the config says nothing of where it went)
+    if not whole_only and _handed_to_a_self_saving_project_object(facts, index, aliases, mentioned):
         return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.

@@ -844,11 +844,33 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
     batch with no ``if``: without a GPU the run crashes, it cannot quietly fall back. (In
     one function: a notebook's top level may train on the CPU and only crash at a later
     inference cell.)"""
-    return not site.scope.is_module and any(
+    if site.scope.is_module:
+        return False
+    if any(
         other is not site and other.method == "cuda" and other.receiver is not None
         and not _guarding_conditions(other) and _unconditional_cuda(facts, other)
         for other in _transfers_in(facts, site.scope)
-    )
+    ):
+        return True
+    # ... or `torch.cuda.synchronize()`, `torch.cuda.ByteTensor(n)`, or data loaded with
+    # `map_location="cuda:0"`, with no `if` or `try` around them: they raise without a GPU
+    required = [c for c in facts.calls_in("cuda_required") if c.scope is site.scope]
+    required += [
+        c for c in facts.calls_in("load")
+        if c.scope is site.scope and _literal_accelerator(facts, c.kwarg("map_location"))
+    ]
+    return any(_runs_whatever_the_machine(c) for c in required)
+
+
+def _runs_whatever_the_machine(site: CallSite) -> bool:
+    """No ``if`` (other than the main guard), ``try`` or inline choice around the call in its scope."""
+    info = site.info
+    while info is not None and info.scope is site.scope:
+        stmt = info.stmt
+        if isinstance(stmt, ast.Try) or (isinstance(stmt, ast.If) and not is_main_guard(stmt.test)):
+            return False
+        info = info.parent
+    return not _inline_choices(site)
 
 
 def _training_step_hard_wired_to_cuda(facts: ModuleFacts) -> bool:
@@ -949,7 +971,7 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
     """A device written as a literal, unconditionally: like a literal seed, the source
     says where the run goes, and without that accelerator it fails instead of quietly
     running on the CPU. (An unconditional ``.cuda()``: see _unconditional_cuda.)"""
-    if _guarding_conditions(site):
+    if not all(_picks_among_gpus(facts, test) for test in _guarding_conditions(site)):
         return False
     if _literal_accelerator(facts, dev):
         return True
@@ -981,6 +1003,21 @@ def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> 
         name = value.args[0].id
         binds = idx.bindings(info.scope, name) or (idx.bindings(facts.module, name) if not info.scope.is_module else [])
     return False
+
+
+# A count of GPUs or workers (`num_gpus`, `torch.cuda.device_count()`, `len(args.gpu_ids)`, `world_size`).
+GPU_COUNT_WORD = re.compile(r"gpu|device_count|world_size|n_?devices", re.I)
+
+
+def _picks_among_gpus(facts: ModuleFacts, test: ast.expr) -> bool:
+    """``if num_gpus > 1:`` (``>= 2``) around ``DDP(model, device_ids=[rank]).to(device)``:
+    the test chooses between one GPU and several, and the CPU is not among the choices."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant)):
+        return False
+    op, bound = test.ops[0], test.comparators[0].value
+    if not ((isinstance(op, ast.Gt) and bound == 1) or (isinstance(op, ast.GtE) and bound == 2)):
+        return False
+    return GPU_COUNT_WORD.search(facts.segment(test.left) or "") is not None
 
 
 def _sole_unconditional_value(facts: ModuleFacts, scope: Scope, name: str, *, module_too: bool = False) -> ast.expr | None:

@@ -1592,16 +1592,40 @@ def _param_values(
         position -= 1
     out = []
     for call in callers:
-        if any(isinstance(a, ast.Starred) for a in call.node.args) or any(kw.arg is None for kw in call.node.keywords):
+        spread = _spread_keywords(facts, call)
+        if spread is None or any(isinstance(a, ast.Starred) for a in call.node.args):
             out.append((call, None))  # *args/**kwargs: cannot tell
             continue
         arg = call.kwarg(param)
+        if arg is None:
+            arg = spread.get(param)
         if arg is None and position is not None and 0 <= position < len(call.node.args):
             arg = call.node.args[position]
         if arg is None:
             arg = _param_default(fn, param)
         out.append((call, arg))
     return out
+
+
+def _spread_keywords(facts: ModuleFacts, call: CallSite) -> "dict[str, ast.expr] | None":
+    """The keywords a call's ``**name`` arguments spell out, when each ``name`` is bound once
+    in the caller (or the module) to a ``{"lr": 1e-4, ...}`` literal with string keys
+    (``train(policy, **hyperparams)``); ``{}`` with no ``**``; None when one cannot tell."""
+    spread: dict[str, ast.expr] = {}
+    for kw in call.node.keywords:
+        if kw.arg is not None:
+            continue
+        if not isinstance(kw.value, ast.Name):
+            return None
+        idx = index_of(facts)
+        binds = idx.bindings(call.scope, kw.value.id) or (idx.bindings(facts.module, kw.value.id) if not call.scope.is_module else [])
+        if len(binds) != 1 or not isinstance(binds[0][1], ast.Dict):
+            return None
+        literal = binds[0][1]
+        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in literal.keys):
+            return None  # (`{**defaults, "lr": 1e-3}` has a None key)
+        spread.update((k.value, v) for k, v in zip(literal.keys, literal.values))
+    return spread
 
 
 def _self_attribute_from_literals(facts: ModuleFacts, site: CallSite, attr: str, depth: int) -> bool:

@@ -1113,6 +1113,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
                 carried = loss_derived_names(method, on_self, facts)
                 if any(_is_possibly_logging(facts, c) and _call_refs_loss(c, carried) for c in _notable_calls(facts, method)):
                     return True
+            if _kept_on_an_instance_that_is_shown(facts, tl.scope.class_name, on_self):
+                return True
     if not callers and not tl.scope.is_module and _returned_values(facts, tl.scope):
         # `return running_loss / len(loader)` from a function nothing in this file calls: a
         # library's train(), its caller elsewhere decides what to log. Cannot tell: silent.
@@ -1249,7 +1251,30 @@ def _judge_scope_logs_its_loss(facts: ModuleFacts, scope: Scope) -> bool:
     derived = loss_derived_names(scope, seeds, facts)
     if any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in _notable_calls(facts, scope)):
         return True
+    if scope.class_name and _kept_on_an_instance_that_is_shown(facts, scope.class_name, {d for d in derived if d.startswith("self.")}):
+        return True
     return _stored_in_callers_object(facts, scope, derived)
+
+
+def _kept_on_an_instance_that_is_shown(facts: ModuleFacts, class_name: str, on_self: set[str]) -> bool:
+    """``self.loss[ep].append(float(loss))`` in a method, and ``agent = Agent(...)``,
+    ``agent.learn()``, ``print("loss per episode", agent.loss)`` outside the class: the loss
+    is kept on the instance, and whoever built it shows it."""
+    if not on_self:
+        return False
+    for construction in facts._calls_by_name.get(class_name, ()):
+        stmt = construction.info.stmt
+        if not (isinstance(stmt, ast.Assign) and stmt.value is construction.node and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+            continue
+        instance = stmt.targets[0].id
+        read = {instance + d[4:] for d in on_self}
+        for c in _notable_calls(facts, construction.scope):
+            if c.node.lineno > stmt.lineno and _is_possibly_logging(facts, c) and any(
+                n.__class__ is ast.Attribute and dotted_name(n) in read
+                for a in list(c.node.args) + [k.value for k in c.node.keywords] for n in walk(a)
+            ):
+                return True
+    return False
 
 
 def _stored_in_callers_object(facts: ModuleFacts, scope: Scope, derived: set[str]) -> bool:
