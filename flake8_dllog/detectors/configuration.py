@@ -1323,6 +1323,30 @@ def _config_read_back_from_a_checkpoint(facts: ModuleFacts) -> bool:
 LIGHTNING_PACKAGES = ("pytorch_lightning", "lightning")
 
 
+# Keywords that name the folder a run's log or checkpoints go to.
+RUN_FOLDER_KEYWORDS = frozenset({"log_dir", "logdir", "save_dir", "checkpoint_dir", "dirpath", "output_dir", "run_dir", "ckpt_dir"})
+
+
+def _run_folder_named_after_fields(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
+    """``run_name = f"runs/layer_{args.n_layers}/lr_{args.lr}/wd_{args.weight_decay}"`` handed
+    to ``TensorBoardLoggerCallback(log_dir=run_name)`` or ``ModelCheckpoint(dirpath=run_name)``:
+    the run's folder is named after its hyperparameters (as a TensorBoard comment would be)."""
+    named: set[str] = set()
+    for stmt in index.assigns:
+        if (
+            stmt.__class__ is ast.Assign and len(stmt.targets) == 1 and stmt.targets[0].__class__ is ast.Name
+            and stmt.value.__class__ is ast.JoinedStr and mentioned.span_has(stmt.value)
+            and _enough_hyperparameters(_direct_fields([stmt.value], aliases))
+        ):
+            named.add(stmt.targets[0].id)
+    if not named:
+        return False
+    return any(
+        kw.arg in RUN_FOLDER_KEYWORDS and kw.value.__class__ is ast.Name and kw.value.id in named
+        for site in facts.calls for kw in site.node.keywords
+    )
+
+
 def _lightning_hparams_assigned(facts: ModuleFacts, index: _ConfigIndex, aliases: set[str], mentioned: "_RootLines") -> bool:
     """``self.hparams = args`` in a LightningModule: the pre-1.0 spelling of
     ``save_hyperparameters(args)``; the Trainer logs them (hparams.yaml) and keeps them in
@@ -1480,7 +1504,11 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
                 return True
     if _copied_into_a_recorded_object(facts, index, aliases, mentioned):
         return True
+    if not whole_only and _run_folder_named_after_fields(facts, index, aliases, mentioned):
+        return True
     if _handed_to_a_fitted_lightning_module(facts, index, aliases, mentioned):
+        return True
+    if not whole_only and _section_recorded_whole(facts, index, alias_roots):
         return True
     # (not for a path: the checkpoint keeping the config says nothing of where it went)
     if not whole_only and _handed_to_a_self_saving_project_object(facts, index, aliases, mentioned):
@@ -1602,8 +1630,30 @@ def _is_name_in(node: ast.AST, names: set[str]) -> bool:
     return node.__class__ is ast.Name and node.id in names  # type: ignore[attr-defined]
 
 
-def _sections(index: _ConfigIndex, alias_roots: set[str]) -> set[str]:
-    """Names bound to one part of the config: ``train_cfg = cfg["train"]``."""
+def _section_recorded_whole(facts: ModuleFacts, index: _ConfigIndex, alias_roots: set[str]) -> bool:
+    """``params = config["experiments"][name]`` then ``torch.save({"state_dict": ...,
+    "config": params}, path)`` (or a tracker/serialiser record of it): the part of the
+    config that sets this run apart is kept whole, by the author's choice."""
+    sections = _sections(index, alias_roots, subscripts_only=True)
+    if not sections:
+        return False
+    for site, how in _record_calls(facts):
+        if how == "record":
+            # `json.dump(params, f)`, `wandb.config.update(params)`
+            if mentions_whole(call_exprs(site), sections):
+                return True
+        elif how == "store":
+            # (a value of the saved dict, not a folder in its path: `{"config": params}`)
+            for expr in call_exprs(site):
+                values = dict_items(expr)
+                if values and any(isinstance(v, ast.Name) and v.id in sections for v in values):
+                    return True
+    return False
+
+
+def _sections(index: _ConfigIndex, alias_roots: set[str], *, subscripts_only: bool = False) -> set[str]:
+    """Names bound to one part of the config: ``train_cfg = cfg["train"]`` (and, unless
+    ``subscripts_only``, ``train_cfg = cfg.train``)."""
     out: set[str] = set()
     for stmt in index.assigns:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
@@ -1615,7 +1665,7 @@ def _sections(index: _ConfigIndex, alias_roots: set[str]) -> set[str]:
         else:
             pairs = [(target, value)]
         for name, part in pairs:
-            if isinstance(name, ast.Name) and isinstance(part, (ast.Attribute, ast.Subscript)) and root_name(part) in alias_roots:
+            if isinstance(name, ast.Name) and isinstance(part, (ast.Subscript,) if subscripts_only else (ast.Attribute, ast.Subscript)) and root_name(part) in alias_roots:
                 out.add(name.id)
     return out
 
@@ -1812,6 +1862,8 @@ INFRA_OPTION = re.compile(
     r"resume|checkpoint|ckpt|max[_-]?(checkpoints|to[_-]?keep)|"
     # where things are read from or written to (`--gen_dir`, `--data_root`, `--ckpt_path`)
     r"([a-z0-9_-]*[_-]|log|logs|out|save|work|data|ckpt|checkpoint|output|model|gen|result|results|exp|run|cache)?(dir|dirs|path|paths|root|file|files|folder)|"
+    # (`--output`, `--pretrained`, `--train_images`, `--val_masks`: the data and weights it reads and writes)
+    r"out|output|pretrained|(train|val|valid|validation|test)[_-]?(images|imgs|masks|labels|annotations|csv)|"
     r"debug|verbose|log[_-]?(lv|level)|loglevel|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16|"
     # what to do this time and under which name (`-evaluate`, `--do_eval`, `--run-name`)
     r"evaluate|eval|test|predict|inference|(do|only)[_-]?(train|eval|test|predict)|(eval|test)[_-]?only|"

@@ -23,7 +23,7 @@ from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Iterator, NamedTuple
 
 from ..config import Config
-from ..facts import FUNC_TYPES, LOOP_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, is_record_file_open, walk
+from ..facts import FUNC_TYPES, LOOP_TYPES, RECORD_FILE_NAME, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, StmtInfo, child_nodes, dotted_name, is_record_file_open, walk
 from . import Report, rule
 from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
 
@@ -305,6 +305,15 @@ class _Index:
             if id(other.node) in save_nodes:
                 continue
             call = other.node
+            if other.method in ("write_text", "write_bytes") and isinstance(call.func.value, ast.BinOp):
+                # `(args.out / "training_summary.json").write_text(...)`: a record file, pathlib's way
+                record = call.func.value
+                if not (isinstance(record.right, ast.Constant) and isinstance(record.right.value, str) and RECORD_FILE_NAME.search(record.right.value)):
+                    continue
+                found = _folder_heads(facts, other.scope, record)
+                if found:
+                    out.append((other.scope, found))
+                continue
             if name == "open":
                 if not is_record_file_open(call, binary_too=True):
                     continue
@@ -918,15 +927,18 @@ def logs_mention(facts: ModuleFacts, scope: Scope, keys_and_wholes: tuple[set[st
 
 def _dicts_holding(idx: _Index, scope: Scope, keys: set[str]) -> set[str]:
     """Names bound in ``scope`` to a ``{...}`` literal or ``dict(...)`` call holding one of
-    the plain names ``keys`` as a value."""
-    plain = {k for k in keys if "." not in k}
-    if not plain:
+    the names ``keys`` as a value (``ckpt_path``, or ``args.model`` in ``summary = {"model":
+    args.model, "avg_loss": ...}``)."""
+    if not keys:
         return set()
     found: set[str] = set()
     for name, binds in idx.assignments(scope).items():
         for _, value in binds:
             values = dict_items(value)
-            if values is not None and any(isinstance(v, ast.Name) and v.id in plain for v in values):
+            if values is not None and any(
+                (isinstance(v, ast.Name) and v.id in keys) or (isinstance(v, ast.Attribute) and dotted_name(v) in keys)
+                for v in values
+            ):
                 found.add(name)
     return found
 
@@ -1533,7 +1545,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             # `keras.utils.get_file("weights.h5", "https://...")`: a file named and fetched by the source
             args = list(expr.args) + [k.value for k in expr.keywords if k.arg not in ("cache_dir", "cache_subdir")]
             return bool(args) and all(is_literal_path(facts, site, a, depth) or isinstance(a, ast.Constant) for a in args)
-        if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath", "dirname", "realpath", "normpath")) or name == "str":
+        # (`osp.join` with `osp` brought by a star import: the conventional alias of os.path)
+        if name.endswith(("path.join", "Path", "expanduser", "abspath", "fspath", "dirname", "realpath", "normpath")) or name in ("str", "osp.join"):
             if not expr.args or expr.keywords:
                 return False
             for a in expr.args:

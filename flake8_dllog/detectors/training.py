@@ -1031,8 +1031,65 @@ def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     per loop, as logs_anything()."""
     hit = tl._logs_loss
     if hit is None:
-        hit = tl._logs_loss = _logs_loss(facts, tl)
+        hit = tl._logs_loss = _logs_loss(facts, tl) or _loss_named_value_logged(facts, tl)
     return hit
+
+
+def _loss_named_value_logged(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+    """``train_loss = evaluate(model, train_loader)``, ``train_rmse = train_loss ** 0.5``,
+    ``print(f"train RMSE {train_rmse:.4f}")`` in the loop or after it: the author
+    recomputes the training loss over the whole set and logs a value made from it. (A
+    log naming a ``*loss*`` variable itself already counts; this follows it one step.)"""
+    named = {
+        name for name in _value_flow_targets(facts, tl.scope)
+        if "loss" in name.lower() and "." not in name
+    }
+    if named:
+        derived = loss_derived_names(tl.scope, named, facts)
+        if derived != named:
+            candidates = _notable_in_nest(facts, tl) + _notable_after_loop(facts, tl.scope, tl.loop)
+            if any(_is_possibly_logging(facts, c) and _call_refs_loss(c, derived) for c in candidates):
+                return True
+    # `s = "%g/%g %10.3g" % (epoch, epochs, rloss["loss"])`, then `logger.info(s)`: a line
+    # the author built with the loss named in it (as a format string naming it, trusted)
+    logged_names = {
+        a.id for c in _notable_in_nest(facts, tl) if _is_possibly_logging(facts, c) for a in c.node.args if a.__class__ is ast.Name
+    }
+    if logged_names:
+        for info in facts.scope_stmts(tl.scope):
+            stmt = info.stmt
+            if (
+                stmt.__class__ is ast.Assign and tl.loop in info.loops
+                and any(t.__class__ is ast.Name and t.id in logged_names for t in stmt.targets)
+                and any(
+                    n.__class__ is ast.Constant and isinstance(n.value, str) and "loss" in n.value.lower()
+                    for n in walk(stmt.value)
+                )
+            ):
+                return True
+    # `tot += float(loss)` ... `csv.writer(f).writerow([ep + 1, tot / nb])` (or `f.write(...)`):
+    # the loss goes into a history file, row by row
+    seeds: set[str] = set()
+    for expr in tl.loss_exprs:
+        seeds |= _names_in(expr)
+    start = tl.loop.lineno
+    writes = [c for c in tl.scope.calls if c.method in RECORD_WRITES and c.node.lineno >= start]
+    if not seeds or not writes:
+        return False
+    carriers = loss_derived_names(tl.scope, seeds, facts)
+    return any(
+        any(_refs_any(_names_in(a), carriers) for a in c.node.args)
+        for c in writes
+    )
+
+
+# Writes of a row or a line to a history/log file.
+RECORD_WRITES = frozenset({"writerow", "writerows", "write"})
+
+
+def _value_flow_targets(facts: ModuleFacts, scope: Scope) -> set[str]:
+    """Every name the scope's statements bind (see _value_flows)."""
+    return {t for _, targets in _value_flows(facts, scope) for t in targets}
 
 
 def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
