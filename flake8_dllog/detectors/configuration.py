@@ -596,6 +596,16 @@ def config_names(facts: ModuleFacts) -> set[str]:
 COPYING_CALLS = frozenset({"replace", "Namespace", "SimpleNamespace", "EasyDict", "edict", "dict", "Box", "AttrDict", "DotMap"})
 
 
+# A helper that turns the whole namespace into the run's config object
+# (`build_config_from_args(TrainConfig, args)`, `cfg = get_config(args)`, `args_to_config(args)`).
+CONFIG_BUILDER_NAME = re.compile(
+    r"^(build|make|get|create|convert|setup)_?(config|cfg|conf|hparams|hyperparams)$"
+    r"|^(build|make|get|create|convert)_?(config|cfg|conf|hparams)_?from_?(args|argparse|namespace|cli)$"
+    r"|^(args|namespace)_?to_?(config|cfg|conf|hparams)$",
+    re.I,
+)
+
+
 def _is_converting(value: ast.AST, names: set[str]) -> bool:
     """``cfg = args`` / ``cfg = vars(args)`` / ``text = yaml.dump(args.__dict__)``: the value
     is the same configuration in another form (not ``model = Model(args)``)."""
@@ -606,7 +616,7 @@ def _is_converting(value: ast.AST, names: set[str]) -> bool:
     if isinstance(value, ast.Call):
         func = value.func
         last = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
-        if last in CONVERTERS or last in WHOLE_ATTRS:
+        if last in CONVERTERS or last in WHOLE_ATTRS or CONFIG_BUILDER_NAME.search(last):
             return mentions_whole([value], names)
         if last in COPYING_CALLS or last.endswith(("Config", "Cfg", "Args", "Params", "Hparams")):
             # `cfg = dataclasses.replace(DEFAULTS, lr=args.lr, epochs=args.epochs)`: the
@@ -1706,6 +1716,13 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
                 saved = {n.id for c in target.calls if facts.is_category(c, "save") for n in walk(c.node) if isinstance(n, ast.Name)}
                 # ... through the path built before it (`run_dir = join(MODELS, f"{dataset}_subset_{pct}")`)
                 bindings = index_of(facts).assignments(target)
+                # ... and a log of the value it settles to (`max_epochs = max_epochs_override or 10`,
+                # `... if override is None else override`; not a value computed from it)
+                logged |= {
+                    n.id for name in list(logged) for _, v in bindings.get(name, ())
+                    for n in (v.values if v.__class__ is ast.BoolOp else (v.body, v.orelse) if v.__class__ is ast.IfExp else ())
+                    if n.__class__ is ast.Name
+                }
                 saved |= {n.id for name in list(saved) for _, v in bindings.get(name, ()) if v is not None for n in walk(v) if isinstance(n, ast.Name)}
                 names = logged_params[id(target)] = (logged, saved)
             logged, saved = names

@@ -1921,6 +1921,8 @@ def unlogged_checkpoint_save(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if _beside_the_run_record(facts, site, path):
             continue  # the run's log/events file sits in the same folder
+        if _parent_folder_logged(facts, site, path):
+            continue  # `best = ckpt_dir / "best.pt"`, `ckpt_dir = run_dir / "checkpoints"`, run_dir logged
         origin = _save_folder_origin(facts, site, path)
         if not (origin.config_roots or origin.generated or origin.unknown):
             continue  # no option, config field, timestamp or environment in it: the source says where
@@ -2198,6 +2200,33 @@ def _beside_the_run_record(facts: ModuleFacts, site: CallSite, path: ast.expr | 
         for own, names in places:
             if any("." in h or scope is own for h in names & found):
                 return True
+    return False
+
+
+def _parent_folder_logged(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """The path is a fixed name under a folder (``best_ckpt = ckpt_dir / "best_checkpoint.pt"``,
+    ``ckpt_dir = run_dir / "checkpoints"``) that the function logs (``logging.info("run
+    start: dir=%s", run_dir)``): followed one binding at a time, up to a few folders."""
+    if not isinstance(path, ast.Name) or site.scope.is_module:
+        return False
+    idx = index_of(facts)
+    name = path.id
+    for _ in range(4):
+        binds = idx.bindings(site.scope, name)
+        if len(binds) != 1:
+            return False
+        value = binds[0][1]
+        parent = None
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div) and isinstance(value.right, ast.Constant):
+            parent = value.left  # `run_dir / "checkpoints"`
+        elif isinstance(value, ast.Call) and (dotted_name(value.func, facts.aliases) or "").endswith("path.join") and value.args \
+                and all(isinstance(a, ast.Constant) for a in value.args[1:]):
+            parent = value.args[0]  # `os.path.join(run_dir, "checkpoints")`
+        if not isinstance(parent, ast.Name):
+            return False
+        name = parent.id
+        if logs_mention(facts, site.scope, ({name}, set())):
+            return True
     return False
 
 
@@ -2730,6 +2759,8 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         elif method == "save_weights":
             if _tf_checkpoint_format(path):
                 continue
+            if _progress_set_on_the_model(facts, site):
+                continue  # Darknet's `model.seen = ...`, written into the .weights header
             call = "save_weights"
         else:
             continue
@@ -2757,6 +2788,30 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
         # format the rest of the project expects, so that is the author's call, not a fix.
         report.fixable = call != "save_weights"
         yield report
+
+
+def _progress_set_on_the_model(facts: ModuleFacts, site: CallSite) -> bool:
+    """``model.seen = (epoch + 1) * len(dataset)`` just before ``model.save_weights(path)``
+    (Darknet YOLO ports): the model's own writer puts that counter in the file's header, and
+    resuming reads the epoch back from it."""
+    receiver = site.receiver
+    if not isinstance(receiver, (ast.Name, ast.Attribute)):
+        return False
+    owner = dotted_name(receiver)
+    for info in facts.scope_stmts(site.scope):
+        stmt = info.stmt
+        if stmt.lineno >= site.node.lineno:
+            break
+        if stmt.__class__ is ast.Assign and any(
+            isinstance(t, ast.Attribute) and t.attr in PROGRESS_ATTRIBUTES and dotted_name(t.value) == owner for t in stmt.targets
+        ):
+            return True
+    return False
+
+
+# How far a model has trained, as its own weights writer stores it (Darknet's images seen;
+# Keras' save_weights keeps no attributes, so `model.epoch = ...` is not among these).
+PROGRESS_ATTRIBUTES = frozenset({"seen"})
 
 
 def _saves_beside(facts: ModuleFacts, site: CallSite, window: int) -> Iterator[tuple[CallSite, ast.expr | None, ast.expr | None]]:
