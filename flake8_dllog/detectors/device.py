@@ -854,12 +854,25 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
         return True
     # ... or `torch.cuda.synchronize()`, `torch.cuda.ByteTensor(n)`, or data loaded with
     # `map_location="cuda:0"`, with no `if` or `try` around them: they raise without a GPU
-    required = [c for c in facts.calls_in("cuda_required") if c.scope is site.scope]
+    # (and a script's main block: `torch.cuda.set_device(args.local_rank)` before main() runs)
+    required = [c for c in facts.calls_in("cuda_required") if c.scope is site.scope or _in_main_block(c)]
     required += [
         c for c in facts.calls_in("load")
         if c.scope is site.scope and _literal_accelerator(facts, c.kwarg("map_location"))
     ]
     return any(_runs_whatever_the_machine(c) for c in required)
+
+
+def _in_main_block(site: CallSite) -> bool:
+    """A module-level call under ``if __name__ == "__main__":``."""
+    if not site.scope.is_module:
+        return False
+    info = site.info.parent
+    while info is not None and info.scope is site.scope:
+        if isinstance(info.stmt, ast.If) and is_main_guard(info.stmt.test):
+            return True
+        info = info.parent
+    return False
 
 
 def _runs_whatever_the_machine(site: CallSite) -> bool:
@@ -1300,7 +1313,8 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
             continue  # `model.to(device)` ... `model.to("cuda")`: it runs there or fails
         if _something_else_sent_to_cuda_unconditionally(facts, site) or (
             _training_step_hard_wired_to_cuda(facts) and not _moves_a_data_parallel(facts, site)
-            and not any((c.name or "").endswith("DataParallel") for c in site.scope.calls)  # (how many GPUs it spreads over)
+            # (how many GPUs DataParallel spreads over; DistributedDataParallel has one per process)
+            and not any((c.name or "").endswith("DataParallel") and not (c.name or "").endswith("DistributedDataParallel") for c in site.scope.calls)
         ):
             continue  # `x = x.cuda()` for every batch: on a CPU-only machine it crashes
         if _globals_overridden_by_exec(facts) and _reads_module_global(facts, site, dev_expr):

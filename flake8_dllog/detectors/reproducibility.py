@@ -258,6 +258,8 @@ def _an_excerpt(facts: ModuleFacts) -> bool:
     if "..." not in facts.text:
         return False  # (the usual case: no walk)
     body = facts.tree.body
+    if any(stmt.__class__ is ast.Assign and stmt.value.__class__ is ast.Constant and stmt.value.value is Ellipsis for stmt in body):
+        return True  # `dataset = ...`, `model = ...` at the top: placeholders of a docs template
     return elided_block(body) or any(
         has_elision(stmt) for stmt in body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     )
@@ -552,9 +554,35 @@ def unseeded_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     entry = entry_point(facts)
     if entry is None or is_seeded(facts) or _star_imports_project_module(facts):
         return
+    if _fits_only_made_up_data(facts):
+        return  # a smoke test or API demo on `np.ones(...)`: no result to reproduce
     ctx = _base_context(entry, facts)
     ctx.update({"seed": None, "libraries": _libraries(facts)})
     yield Report(entry.site, span=entry.span(), context=ctx)
+
+
+# Arrays made up on the spot: constant or noise inputs of a smoke test or an API demo.
+MADE_UP_ARRAY = re.compile(r"^(np|numpy|tf|torch)\.(random\.)?(ones|zeros|full|ones_like|zeros_like|rand|randn|randint|random|normal|uniform)$")
+
+
+def _fits_only_made_up_data(facts: ModuleFacts) -> bool:
+    """Every training call is a Keras-style ``model.fit(x, y)`` whose inputs are arrays made
+    up in the file (``np.ones((10, 28, 28, 1))``, ``x = np.random.rand(32, 8, 8, 3)``) and no
+    loop of this file trains: a smoke test of an integration or an API demo."""
+    fits = [site for site in facts.calls if site.method == "fit" and site.node.args]
+    if not fits or facts.calls_in("training_backward"):
+        return False
+    idx = index_of(facts)
+    for site in fits:
+        inputs = site.node.args[0]
+        if isinstance(inputs, ast.Name):
+            binds = idx.bindings(site.scope, inputs.id) or idx.bindings(facts.module, inputs.id)
+            if len(binds) != 1:
+                return False
+            inputs = binds[0][1]
+        if not (isinstance(inputs, ast.Call) and MADE_UP_ARRAY.match(dotted_name(inputs.func, facts.aliases) or "")):
+            return False
+    return True
 
 
 # -- DLL501 ---------------------------------------------------------------------------

@@ -2986,11 +2986,23 @@ def _prints_an_evaluation_number(facts: ModuleFacts) -> bool:
     from .evaluation import name_tokens  # (evaluation imports this module)
 
     for site in facts.logging_calls:
+        labelled = computed = False
         for arg in list(site.node.args) + [k.value for k in site.node.keywords]:
             for node in walk(arg):
-                if isinstance(node, ast.Name) and not name_tokens(node.id).isdisjoint(EVALUATION_WORDS):
-                    return True
+                if isinstance(node, ast.Name):
+                    if not name_tokens(node.id).isdisjoint(EVALUATION_WORDS):
+                        return True
+                    computed = True
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    # `print("Accuracy of the network: %d %%" % (100 * correct / total))`
+                    labelled = labelled or not EVALUATION_WORDS_IN_TEXT.isdisjoint(re.findall(r"[a-z0-9]+", node.value.lower()))
+        if labelled and computed:
+            return True
     return False
+
+
+# (in a label, "error" is as often an error message as a metric)
+EVALUATION_WORDS_IN_TEXT = EVALUATION_WORDS - {"error"}
 
 
 # The project's own command-line helper: `parse.args("predict")`, `get_args()`, `parse_opts()`.
@@ -3187,6 +3199,12 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             # (`WEIGHT_PATH = setup.weights if setup.weights else "weights"`: followed back)
             names = _names_in(path) | _resolved_names(facts, site.scope, path, site.node.lineno)
             names |= {n for name in list(names) for _, v in idx.bindings(site.scope, name) if v is not None for n in _names_in(v)}
+            # (`def load_model(path)` called as `load_model(args.ckpt)`: what the callers pass)
+            if not site.scope.is_module:
+                names |= {
+                    n for name in list(names) if name in idx.parameters(site.scope)
+                    for _, v in _param_values(facts, site.scope, name) if v is not None for n in _names_in(v)
+                }
             if any(CONFIG_OBJECT.match(n) for n in names) or "sys" in names or names & _command_line_names(facts):
                 continue
         if idx.conversion_tool:
