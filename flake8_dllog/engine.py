@@ -216,10 +216,12 @@ def check_source(
             result.error = str(err)
             result.findings = [_error_finding(path, err)]
             return result
-        if noqa and _may_say_file_noqa(text) and FILE_NOQA_RE.search(text):
-            return result
+        # The DL gate first: a file it skips has no findings, whether or not it says
+        # `# flake8: noqa`, and the noqa test lower-cases a copy of the whole text.
         if not mentions_deep_learning(text, config):
             return result  # (check_tree() asks too; here it also spares splitting the lines)
+        if noqa and _may_say_file_noqa(text) and FILE_NOQA_RE.search(text):
+            return result
         lines = split_source_lines(text)
         result.findings = check_tree(tree, lines, path, config, noqa=noqa, codes=codes, call_memo=call_memo, text=text, _gated=True)
         return result
