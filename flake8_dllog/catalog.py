@@ -108,6 +108,7 @@ class Matcher:
             else:
                 by_last.setdefault(last, []).append(pat)
         self.heads = frozenset(heads)
+        self._matched: dict[str | None, bool] = {}  # dotted name -> match()
         self._by_last = {
             key: re.compile("|".join(f"(?:{pattern_to_regex(p)})" for p in pats) + r"\Z", re.I)
             for key, pats in by_last.items()
@@ -141,6 +142,17 @@ class Matcher:
         return bool(self.patterns)
 
     def match(self, dotted: str | None) -> bool:
+        # The answer depends on the name and the patterns only, and the same call names
+        # recur in every file: each is tested once (the dict stays bounded for a
+        # long-lived language server).
+        found = self._matched.get(dotted)
+        if found is None:
+            if len(self._matched) > 100_000:
+                self._matched.clear()
+            found = self._matched[dotted] = self._match(dotted)
+        return found
+
+    def _match(self, dotted: str | None) -> bool:
         if not dotted:
             return False
         last = dotted.rsplit(".", 1)[-1].lower()
