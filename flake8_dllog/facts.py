@@ -363,10 +363,12 @@ class ModuleFacts:
         collect_calls = self._walk_calls if self._memo_old is None else self._collect_calls
         lines = self.lines
         n_lines = len(lines)
+        simple_stmts, layouts = _SIMPLE_STMTS, _COMPOUND_LAYOUTS
         for index, stmt in enumerate(block):
             info = StmtInfo(stmt, block, index, scope, loops, withs, parent)
             stmt_infos[id(stmt)] = info
-            if stmt.__class__ in _SIMPLE_STMTS:
+            cls = stmt.__class__
+            if cls in simple_stmts:
                 # Most statements hold no nested blocks: walk their expressions directly,
                 # unless a one-line statement has no "(" at all (a third of them: `x = y`,
                 # `return self.x`): no call can hide in it.
@@ -375,26 +377,28 @@ class ModuleFacts:
                     continue
                 collect_calls(stmt, info)
                 continue
-            if isinstance(stmt, FUNC_TYPES):
+            # What this kind of statement holds, worked out once per class (the checks
+            # below ran once per statement of every file).
+            layout = layouts.get(cls)
+            if layout is None:
+                layout = _compound_layout(cls)
+            kind, expr_fields, block_fields, is_loop = layout
+            if kind is _FUNCTION:
                 self._enter_function(stmt, scope, info)
                 continue
-            if isinstance(stmt, ast.ClassDef):
+            if kind is _CLASS:
                 for dec in stmt.decorator_list:
                     self._collect_calls(dec, info)
                 for base in stmt.bases:
                     self._collect_calls(base, info)
                 self._walk_class(stmt, scope, info)
                 continue
-            if isinstance(stmt, ast.If) and is_main_guard(stmt.test) and scope.is_module:
+            if kind is _IF and scope.node.__class__ is _MODULE and is_main_guard(stmt.test):
                 self.has_main_guard = True
                 self.main_guard = stmt
             # Expressions owned by this statement (not by its nested statements).
-            cls = stmt.__class__
-            fields = _STMT_EXPR_FIELDS.get(cls)
-            if fields is None:
-                fields = _STMT_EXPR_FIELDS[cls] = tuple(f for f in _child_fields(cls) if f not in _NESTED_BLOCKS)
             roots = []
-            for fname in fields:
+            for fname in expr_fields:
                 value = getattr(stmt, fname)
                 if value is None:
                     continue
@@ -404,27 +408,29 @@ class ModuleFacts:
                     roots.append(value)
             if roots:
                 self._collect_calls(stmt, info, roots)
-            inner_loops = loops + (stmt,) if isinstance(stmt, LOOP_TYPES) else loops
-            if isinstance(stmt, LOOP_TYPES):
+            if is_loop:
+                inner_loops = loops + (stmt,)
                 scope.loops.append(stmt)
+            else:
+                inner_loops = loops
             inner_withs = withs
-            if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            if kind is _WITH:
                 names = []
                 for item in stmt.items:
                     expr = item.context_expr
                     target = expr.func if isinstance(expr, ast.Call) else expr
                     names.append(dotted_name(target, self.aliases) or "?")
                 inner_withs = withs + tuple(names)
-            for fname in BLOCK_FIELDS:
+            for fname in block_fields:
                 sub = getattr(stmt, fname, None)
                 if sub:
-                    # A loop's `else` is not inside the loop.
-                    sub_loops = loops if (fname == "orelse" and isinstance(stmt, LOOP_TYPES)) else inner_loops
-                    self._walk_block(sub, scope, sub_loops, inner_withs, info)
-            for handler in getattr(stmt, "handlers", ()) or ():
-                self._walk_block(handler.body, scope, inner_loops, inner_withs, info)
-            for case in getattr(stmt, "cases", ()) or ():
-                self._walk_block(case.body, scope, inner_loops, inner_withs, info)
+                    if fname == "handlers" or fname == "cases":
+                        for item in sub:
+                            self._walk_block(item.body, scope, inner_loops, inner_withs, info)
+                    else:
+                        # A loop's `else` is not inside the loop.
+                        sub_loops = loops if (fname == "orelse" and is_loop) else inner_loops
+                        self._walk_block(sub, scope, sub_loops, inner_withs, info)
 
     def _walk_class(self, cls: ast.ClassDef, scope: Scope, info: StmtInfo) -> None:
         bases = tuple(dotted_name(b, self.aliases) or "?" for b in cls.bases)
@@ -514,6 +520,8 @@ class ModuleFacts:
                 # `obj.method(...)`.
                 func = n.func
                 fcls = func.__class__
+                # (`f(...)` and `obj.method(...)` have nothing inside the callee to visit:
+                # an import alias is a plain dotted name)
                 if fcls is name_type:
                     name = aliases.get(func.id, func.id)
                 elif fcls is attribute_type and func.value.__class__ is name_type:
@@ -521,13 +529,13 @@ class ModuleFacts:
                     name = aliases.get(head, head) + "." + func.attr
                 else:
                     name = dotted_name(func, aliases)
+                    # `a.b.c(...)`: the callee is a plain name chain with nothing inside it
+                    # to visit; only `f().g()`, `x[i].g()` or `(a or b).g()` need the walk.
+                    if name is None or "(" in name or "[" in name or "?" in name:
+                        push(func)
                 site = CallSite(n, name, info)
                 calls.append(site)
                 scope_calls.append(site)
-                # `a.b.c(...)`: the callee is a plain name chain with nothing inside it to
-                # visit; only `f().g()`, `x[i].g()` or `(a or b).g()` need the walk.
-                if name is None or "(" in name or "[" in name or "?" in name:
-                    push(func)
                 for v in n.args:
                     if v.__class__ not in leaves:
                         push(v)
@@ -920,6 +928,33 @@ _SIMPLE_STMTS = frozenset({
     ast.Nonlocal,
 })
 _STMT_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
+_MODULE = ast.Module
+# Statement kinds that _walk_block treats apart.
+_FUNCTION, _CLASS, _IF, _WITH, _OTHER = "function", "class", "if", "with", "other"
+# Per compound statement class: (kind, the fields holding its own expressions, the fields
+# holding nested statements in walk order, whether it is a loop).
+_COMPOUND_LAYOUTS: dict[type, tuple[str, tuple[str, ...], tuple[str, ...], bool]] = {}
+
+
+def _compound_layout(cls: type) -> tuple[str, tuple[str, ...], tuple[str, ...], bool]:
+    if issubclass(cls, FUNC_TYPES):
+        kind = _FUNCTION
+    elif issubclass(cls, ast.ClassDef):
+        kind = _CLASS
+    elif issubclass(cls, ast.If):
+        kind = _IF
+    elif issubclass(cls, (ast.With, ast.AsyncWith)):
+        kind = _WITH
+    else:
+        kind = _OTHER
+    fields = getattr(cls, "_fields", ())
+    expr_fields = _STMT_EXPR_FIELDS.get(cls)
+    if expr_fields is None:
+        expr_fields = _STMT_EXPR_FIELDS[cls] = tuple(f for f in _child_fields(cls) if f not in _NESTED_BLOCKS)
+    # (body, orelse, finalbody, then the except handlers' and match cases' bodies)
+    block_fields = tuple(f for f in (*BLOCK_FIELDS, "handlers", "cases") if f in fields)
+    layout = _COMPOUND_LAYOUTS[cls] = (kind, expr_fields, block_fields, issubclass(cls, LOOP_TYPES))
+    return layout
 # Fields that never hold a node with a position or a name under it: identifiers, numbers,
 # flags and the operator/context singletons. The hand-rolled walks (here, in the detectors
 # and in incremental.shift_lines) skip them. `names` is not one: Import's holds `alias` nodes.
