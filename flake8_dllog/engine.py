@@ -273,17 +273,44 @@ def mentions_deep_learning(text: str, config: Config) -> bool:
     are skipped before the facts walk (their only findings on ~1,100 reviewed public
     files were false alarms). A substring test, so it only ever errs towards checking."""
     for token in _gate_tokens(config.vocabulary_extra):
-        if token.__class__ is str:
+        cls = token.__class__
+        if cls is str:
             if token in text:
+                return True
+        elif cls is tuple:
+            shared, words = token
+            if shared in text and any(word in text for word in words):
                 return True
         elif token.search(text):
             return True
     return False
 
 
+# Parts shared by several gate words and found in few files without them: in a file that
+# lacks the part (most files the gate skips) one scan for it replaces one per word.
+_SHARED_GATE_PARTS = ("tensor", "_grad", "_pretrained", "_weights", "rainer")
+
+
+def _grouped_by_shared_part(words: "tuple[str, ...]") -> list:
+    """``words`` in their order, those containing a part of _SHARED_GATE_PARTS gathered
+    into one ``(part, words)`` entry where the first of them stood."""
+    entries: list = []
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        part = next((p for p in _SHARED_GATE_PARTS if p in word), None)
+        if part is None:
+            entries.append(word)
+        elif part in groups:
+            groups[part].append(word)
+        else:
+            groups[part] = [word]
+            entries.append(part)
+    return [(entry, tuple(groups[entry])) if entry in groups else entry for entry in entries]
+
+
 @functools.lru_cache(maxsize=64)
 def _gate_tokens(vocabulary_extra: tuple) -> tuple:
-    tokens: list = list(DL_TEXT_TOKENS)
+    tokens: list = _grouped_by_shared_part(DL_TEXT_TOKENS)
     for category, patterns in vocabulary_extra:
         if category.startswith("logging"):
             continue  # more logging evidence can only silence a rule
