@@ -382,7 +382,7 @@ class ModuleFacts:
             layout = layouts.get(cls)
             if layout is None:
                 layout = _compound_layout(cls)
-            kind, expr_fields, block_fields, is_loop = layout
+            kind, expr_fields, block_fields, is_loop, plain_header = layout
             if kind is _FUNCTION:
                 self._enter_function(stmt, scope, info)
                 continue
@@ -407,7 +407,13 @@ class ModuleFacts:
                 else:
                     roots.append(value)
             if roots:
-                self._collect_calls(stmt, info, roots)
+                # An `if`/`while`/`for` header on one line without a "(" (`if x:`, `for x
+                # in y:`, `while not done:`: most of them) holds no call.
+                line = stmt.lineno
+                if not (
+                    plain_header and roots[-1].end_lineno == line and line <= n_lines and "(" not in lines[line - 1]
+                ):
+                    self._collect_calls(stmt, info, roots)
             if is_loop:
                 inner_loops = loops + (stmt,)
                 scope.loops.append(stmt)
@@ -932,11 +938,12 @@ _MODULE = ast.Module
 # Statement kinds that _walk_block treats apart.
 _FUNCTION, _CLASS, _IF, _WITH, _OTHER = "function", "class", "if", "with", "other"
 # Per compound statement class: (kind, the fields holding its own expressions, the fields
-# holding nested statements in walk order, whether it is a loop).
-_COMPOUND_LAYOUTS: dict[type, tuple[str, tuple[str, ...], tuple[str, ...], bool]] = {}
+# holding nested statements in walk order, whether it is a loop, whether its expressions
+# are a header whose last one ends last: `if`/`while` tests, a `for`'s target and iterable).
+_COMPOUND_LAYOUTS: dict[type, tuple[str, tuple[str, ...], tuple[str, ...], bool, bool]] = {}
 
 
-def _compound_layout(cls: type) -> tuple[str, tuple[str, ...], tuple[str, ...], bool]:
+def _compound_layout(cls: type) -> tuple[str, tuple[str, ...], tuple[str, ...], bool, bool]:
     if issubclass(cls, FUNC_TYPES):
         kind = _FUNCTION
     elif issubclass(cls, ast.ClassDef):
@@ -953,7 +960,8 @@ def _compound_layout(cls: type) -> tuple[str, tuple[str, ...], tuple[str, ...], 
         expr_fields = _STMT_EXPR_FIELDS[cls] = tuple(f for f in _child_fields(cls) if f not in _NESTED_BLOCKS)
     # (body, orelse, finalbody, then the except handlers' and match cases' bodies)
     block_fields = tuple(f for f in (*BLOCK_FIELDS, "handlers", "cases") if f in fields)
-    layout = _COMPOUND_LAYOUTS[cls] = (kind, expr_fields, block_fields, issubclass(cls, LOOP_TYPES))
+    plain_header = cls in (ast.If, ast.While, ast.For, ast.AsyncFor)
+    layout = _COMPOUND_LAYOUTS[cls] = (kind, expr_fields, block_fields, issubclass(cls, LOOP_TYPES), plain_header)
     return layout
 # Fields that never hold a node with a position or a name under it: identifiers, numbers,
 # flags and the operator/context singletons. The hand-rolled walks (here, in the detectors
