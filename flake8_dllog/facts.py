@@ -480,6 +480,8 @@ class ModuleFacts:
         """Record the calls under ``node`` (under ``roots``, the expressions a compound
         statement ``node`` owns, when given), replaying them from the call memo when the
         language server kept this node from the previous version."""
+        if node.__class__ in _LEAF_CLASSES:
+            return  # a default value `=0`, a decorator `@property`, a base class `Base`: no call
         memo = self._memo_old
         if memo is None:
             self._walk_calls(node if roots is None else roots, info)
