@@ -1315,15 +1315,16 @@ CHECKPOINT_CONFIG_KEY = frozenset({"args", "config", "cfg", "opt", "opts", "hpar
 def _config_read_back_from_a_checkpoint(facts: ModuleFacts) -> bool:
     """``checkpoint = torch.load(path)`` then ``checkpoint["args"]``: the checkpoints this
     project writes carry the run's arguments."""
-    loaded = set()
+    loaded: dict[Scope, set[str]] = {}
     for site in facts.calls_in("load"):
         stmt = site.info.stmt
         if isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            loaded.add((site.scope, stmt.targets[0].id))
-    for scope, name in loaded:
+            loaded.setdefault(site.scope, set()).add(stmt.targets[0].id)
+    # (each scope walked once, for all the checkpoints loaded in it)
+    for scope, names in loaded.items():
         for node in walk(scope.node):
             if (
-                isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
+                isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names
                 and isinstance(node.slice, ast.Constant) and node.slice.value in CHECKPOINT_CONFIG_KEY
             ):
                 return True
@@ -1518,10 +1519,11 @@ def _config_recorded(facts: ModuleFacts, names: frozenset[str], whole_only: bool
         return True
     if _handed_to_a_fitted_lightning_module(facts, index, aliases, mentioned):
         return True
-    if not whole_only and _section_recorded_whole(facts, index, alias_roots):
-        return True
     # (not for a path: the checkpoint keeping the config says nothing of where it went)
-    if not whole_only and _handed_to_a_self_saving_project_object(facts, index, aliases, mentioned):
+    if not whole_only and (
+        _section_recorded_whole(facts, index, alias_roots)
+        or _handed_to_a_self_saving_project_object(facts, index, aliases, mentioned)
+    ):
         return True
     # `exp.get_trainer(args)`, `launch(main, args=(exp, args))` into the project's own
     # trainer (YOLOX logs "args: ..." in Trainer.before_train): cannot tell, so silent.

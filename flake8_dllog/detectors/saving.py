@@ -1625,12 +1625,12 @@ def _spread_keywords(facts: ModuleFacts, call: CallSite) -> "dict[str, ast.expr]
     in the caller (or the module) to a ``{"lr": 1e-4, ...}`` literal with string keys
     (``train(policy, **hyperparams)``); ``{}`` with no ``**``; None when one cannot tell."""
     spread: dict[str, ast.expr] = {}
+    idx = index_of(facts)
     for kw in call.node.keywords:
         if kw.arg is not None:
             continue
         if not isinstance(kw.value, ast.Name):
             return None
-        idx = index_of(facts)
         binds = idx.bindings(call.scope, kw.value.id) or (idx.bindings(facts.module, kw.value.id) if not call.scope.is_module else [])
         if len(binds) != 1 or not isinstance(binds[0][1], ast.Dict):
             return None

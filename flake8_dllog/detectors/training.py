@@ -937,7 +937,7 @@ def _value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str],
 
 
 # Keras metric objects that accumulate what they are called with (`metrics.Mean()`).
-KERAS_METRIC = re.compile(r"(^|\.)metrics\.(Mean|Sum)$|(^|\.)metrics\.\w+$")
+KERAS_METRIC = re.compile(r"(^|\.)metrics\.\w+$")
 
 
 def _scope_value_flows(facts: ModuleFacts, scope: Scope) -> list[tuple[frozenset[str], frozenset[str]]]:
@@ -1069,9 +1069,7 @@ def _loss_named_value_logged(facts: ModuleFacts, tl: TrainingLoop) -> bool:
                 return True
     # `tot += float(loss)` ... `csv.writer(f).writerow([ep + 1, tot / nb])` (or `f.write(...)`):
     # the loss goes into a history file, row by row
-    seeds: set[str] = set()
-    for expr in tl.loss_exprs:
-        seeds |= _names_in(expr)
+    seeds = _backpropagated_names(tl)
     start = tl.loop.lineno
     writes = [c for c in tl.scope.calls if c.method in RECORD_WRITES and c.node.lineno >= start]
     if not seeds or not writes:
@@ -1092,13 +1090,19 @@ def _value_flow_targets(facts: ModuleFacts, scope: Scope) -> set[str]:
     return {t for _, targets in _value_flows(facts, scope) for t in targets}
 
 
-def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+def _backpropagated_names(tl: TrainingLoop) -> set[str]:
+    """The names in the expressions the loop backpropagates (``loss`` of ``loss.backward()``)."""
     seeds: set[str] = set()
     for expr in tl.loss_exprs:
         if expr.__class__ is ast.Name:
             seeds.add(expr.id)  # `loss.backward()`: _names_in() of a name, without the walk
         else:
             seeds |= _names_in(expr)
+    return seeds
+
+
+def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+    seeds = _backpropagated_names(tl)
     # `loss = train_step(batch)`: the step function's result is the loss.
     for sc in tl.step_calls:
         info = sc.info
