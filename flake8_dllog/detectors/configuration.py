@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..config import Config
-from ..facts import SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
+from ..facts import FUNC_TYPES, SCALAR_FIELDS, CallSite, ModuleFacts, Scope, dotted_name, own_expressions, walk
 from . import Report, rule
 from .training import calls_named_ending, is_training_module
 from .saving import _BUILTIN_NAMES, _returns_what_it_records, dict_items, index_of
@@ -76,6 +76,8 @@ DISPLAY_NAME = re.compile(r"print|display|show|table", re.I)
 FILE_DUMP_NAME = re.compile(r"dump|json|yaml|toml", re.I)
 # A project helper that hands parameters to a tracker (`mlflow_log_params`, `log_hparams`).
 PARAMETER_RECORDER_NAME = re.compile(r"param|hparam|hyper|config|cfg|wandb|mlflow|neptune|comet|track", re.I)
+# An object that is a logger (`Logger`, `self.logger`, `train_log`), whatever its method.
+LOGGER_OWNER = re.compile(r"(?:^|_)log(?:ger)?$", re.I)
 TRACKER_OBJECT = re.compile(r"run|wandb|neptune|experiment|tracker|writer|logger|summary|mlflow|comet|clearml|aim", re.I)
 CONFIG_FILE_WORD = re.compile(r"cfg|conf|hparam|hyper|param|args|opt|setting|hyp\b|recipe", re.I)
 
@@ -406,7 +408,19 @@ def _project_options_class(facts: ModuleFacts, site: CallSite) -> bool:
     if not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name)):
         return False
     cls = receiver.func.id
-    return cls[:1].isupper() and cls in index_of(facts).project_imports
+    project = index_of(facts).project_imports
+    if not cls[:1].isupper():
+        return False
+    if cls in project:
+        return True
+    # `class Parser(utils.Parser): dataset: str = "hopper"` ... `Parser().parse_args("diffusion")`:
+    # a subclass of the project's own parser that leaves the parsing (and its record) to it
+    return any(
+        isinstance(stmt, ast.ClassDef) and stmt.name == cls
+        and any(root_name(base) in project for base in stmt.bases)
+        and not any(isinstance(item, FUNC_TYPES) and item.name == func.attr for item in stmt.body)
+        for stmt in facts.module.node.body
+    )
 
 
 def _data_file_load(site: CallSite, names: list[str]) -> bool:
@@ -779,6 +793,8 @@ def _name_kind(name: str | None, add_argument_name: str, init_class_names: set[s
         if len(_LAST_SEGMENT_KINDS) > 100_000:  # a long-lived server sees many names
             _LAST_SEGMENT_KINDS.clear()
         kind = _LAST_SEGMENT_KINDS[last] = _last_segment_kind(last)
+    if name and "." in name and LOGGER_OWNER.search(name.rsplit(".", 2)[-2]):
+        kind |= _RECORDER_NAME  # `Logger.initialize(args)`: a project logger's method
     if name == add_argument_name:
         kind |= _ADD_ARGUMENT
     if name in init_class_names:
@@ -1066,6 +1082,27 @@ def _feeds_a_recorded_config(facts: ModuleFacts, load: ConfigLoad, loads: list[C
             if _only_builds(facts, roots, other) and config_recorded(facts, other.names):
                 return True
     return False
+
+
+def _becomes_recorded_parser_defaults(facts: ModuleFacts, load: ConfigLoad, loads: list[ConfigLoad]) -> bool:
+    """``parser.set_defaults(**cfg)``, or ``for k, v in cfg.items():
+    parser.add_argument(f"--{k}", default=v)``: the file's values become the command line's
+    defaults, so the parsed namespace holds every one of them, overridden or not; with that
+    namespace recorded, the config is."""
+    roots = _RootLines(facts, load.names)
+    fed = any(roots.span_has(site.node) for site in calls_named_ending(facts, "set_defaults"))
+    if not fed:
+        for site in _config_index(facts).add_arguments:
+            info = site.info.parent
+            while info is not None and not fed:
+                stmt = info.stmt
+                fed = isinstance(stmt, (ast.For, ast.AsyncFor)) and roots.span_has(stmt.iter)
+                info = info.parent
+            if fed:
+                break
+    return fed and any(
+        other.kind == "argparse" and config_recorded(facts, other.names) for other in loads if other is not load
+    )
 
 
 def _only_builds(facts: ModuleFacts, roots: set[str], built: ConfigLoad) -> bool:
@@ -1990,6 +2027,8 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue
+        if load.kind != "argparse" and _becomes_recorded_parser_defaults(facts, load, loads):
+            continue  # `parser.set_defaults(**cfg)`, then the parsed namespace is logged
         helper = load.site.target.qualname if load.site.target is not None else None
         if helper is not None:
             # The same loader helper called from several functions: one config, one finding.

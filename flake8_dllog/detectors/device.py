@@ -302,7 +302,28 @@ def _config_kept_whole(facts: ModuleFacts, site: CallSite, wholes: set[str]) -> 
     hydra = {param for scope, param in hydra_configs(facts) if scope is site.scope}
     if hydra and wholes & ({a.split(".")[0] for a in config_aliases(facts, hydra)} | hydra):
         return True
-    return logs_mention(facts, site.scope, (set(), wholes))
+    if logs_mention(facts, site.scope, (set(), wholes)):
+        return True
+    # ... or pickled, dumped, handed to a tracker anywhere in the module (`pickle.dump(args,
+    # f)`), when the option alone decides: not `args.cuda = not args.no_cuda and
+    # torch.cuda.is_available()`, where the machine decides too
+    return not _machine_decides_too(facts, site) and config_recorded(facts, wholes, whole=True)
+
+
+def _machine_decides_too(facts: ModuleFacts, site: CallSite) -> bool:
+    """An availability test in what decides a bare ``.cuda()`` (its ``if`` tests and the
+    values its flags were given)."""
+    idx = index_of(facts)
+    for test in _bare_cuda_deciders(facts, site) if _device_of(facts, site) is True else []:
+        texts = [facts.segment(test) or ""]
+        for node in walk(test):
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                name = dotted_name(node)
+                if name:
+                    texts += [facts.segment(v) or "" for _, v in idx.bindings(site.scope, name) + idx.bindings(facts.module, name) if v is not None]
+        if any(AVAILABILITY_TEST.search(t) for t in texts):
+            return True
+    return False
 
 
 def _parallel_device_ids(site: CallSite) -> list[ast.expr]:
@@ -430,8 +451,9 @@ def _bare_cuda_deciders(facts: ModuleFacts, site: CallSite) -> list[ast.expr]:
     return exprs
 
 
-# Words of a test that may pick between an accelerator and the CPU.
-DEVICE_DECISION_WORD = re.compile(r"cuda|gpu|device|cpu|avail|accel|mps|tpu|xla", re.I)
+# Words of a test that may pick between an accelerator and the CPU. (Not `use_accelerate`:
+# whether HF Accelerate or the script places the model, on the GPU either way.)
+DEVICE_DECISION_WORD = re.compile(r"cuda|gpu|device|cpu|avail|accel(?!erate(?![dr]))|mps|tpu|xla", re.I)
 
 
 def _may_decide_the_device(facts: ModuleFacts, site: CallSite, test: ast.expr) -> bool:
@@ -834,8 +856,11 @@ def _also_sent_to_a_fixed_accelerator(facts: ModuleFacts, site: CallSite, model:
         if other.method == "cuda":
             if _unconditional_cuda(facts, other):
                 return True
-        elif _literal_accelerator(facts, _device_of(facts, other)):
-            return True
+        else:
+            # (`device = torch.device("cuda")` ... `model.to(device)`: the name is resolved)
+            device = _device_of(facts, other)
+            if isinstance(device, ast.expr) and _fixed_literal_device(facts, other, device):
+                return True
     return False
 
 
@@ -975,16 +1000,42 @@ def _judged_at_callers(facts: ModuleFacts, site: CallSite, dev: ast.expr | None)
         if not any(
             isinstance(d := _device_of(facts, other), ast.Name) and d.id == value.id
             for other in _transfers_in(facts, call.scope)
-        ):
+        ) and not _chosen_and_logged_by(facts, call, value):
             return False
     return True
+
+
+def _chosen_and_logged_by(facts: ModuleFacts, call: CallSite, value: ast.Name) -> bool:
+    """``device = torch.device("cuda" if not args.no_cuda else "cpu")``, ``print(args)``,
+    then ``model = setup(device)``: the caller chooses the device and its log records the
+    choice, as it would if the move were written there."""
+    bound = index_of(facts).binding(call.scope, value.id, call.node.lineno)
+    if bound is None:
+        return False
+    keys, wholes = {value.id}, set()
+    for node in walk(bound):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            text = dotted_name(node)
+            if text and text.split(".")[0] not in ("torch", "os") and text not in GENERIC_NAMES:
+                keys.add(text)
+            root = node
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if root is not node and isinstance(root, ast.Name) and root.id not in GENERIC_NAMES | {"torch", "os"}:
+                wholes.add(root.id)
+    return _scope_logs_placement(facts, call.scope, (keys, wholes))
 
 
 def _fixed_literal_device(facts: ModuleFacts, site: CallSite, dev: ast.expr) -> bool:
     """A device written as a literal, unconditionally: like a literal seed, the source
     says where the run goes, and without that accelerator it fails instead of quietly
     running on the CPU. (An unconditional ``.cuda()``: see _unconditional_cuda.)"""
-    if not all(_picks_among_gpus(facts, test) for test in _guarding_conditions(site)):
+    # (`if num_gpus > 1:` picks among GPUs; `if not args.use_accelerate:` picks who places
+    # the model, not where: neither can send it to the CPU)
+    if not all(
+        _picks_among_gpus(facts, test) or not _may_decide_the_device(facts, site, test)
+        for test in _guarding_conditions(site)
+    ):
         return False
     if _literal_accelerator(facts, dev):
         return True

@@ -39,7 +39,7 @@ from .configuration import (
     stmt_targets,
 )
 from .saving import SETTINGS_MODULE, from_unseen_caller, index_of, is_project_helper, project_module_of
-from .training import calls_named_ending, framework_training_calls, is_training_module, training_loops
+from .training import calls_named_ending, framework_training_calls, is_training_module, timing_benchmark, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
 SEED_WORD = re.compile(r"seed", re.I)
@@ -556,6 +556,9 @@ def unseeded_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
         return
     if _fits_only_made_up_data(facts):
         return  # a smoke test or API demo on `np.ones(...)`: no result to reproduce
+    loops = training_loops(facts)
+    if loops and all(timing_benchmark(facts, tl) for tl in loops):
+        return  # a speed benchmark: what it measures is seconds, not a trained model
     ctx = _base_context(entry, facts)
     ctx.update({"seed": None, "libraries": _libraries(facts)})
     yield Report(entry.site, span=entry.span(), context=ctx)

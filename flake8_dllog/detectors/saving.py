@@ -315,7 +315,7 @@ class _Index:
                     out.append((other.scope, found))
                 continue
             if name == "open":
-                if not is_record_file_open(call, binary_too=True):
+                if not (is_record_file_open(call, binary_too=True) or self._opens_a_named_record_file(other)):
                     continue
             elif not LOG_SINK_CALL.search(name.rsplit(".", 1)[-1]):
                 continue
@@ -540,6 +540,19 @@ class _Index:
         # `test(model, loader)` that prints accuracy says nothing about a checkpoint.
         target = self.facts.local_target(site)
         return target is not None and bool(LOGGING_HELPER_NAME.search(target.name)) and self.facts.scope_logs(target)
+
+    def _opens_a_named_record_file(self, site: CallSite) -> bool:
+        """``log_txt_path = model_dir + "log.txt"`` ... ``open(log_txt_path, "w")``: the
+        record file's name is in the path's only binding."""
+        call = site.node
+        path = call.args[0] if call.args else None
+        if not isinstance(path, ast.Name):
+            return False
+        binds = self.bindings(site.scope, path.id) or (self.bindings(self.facts.module, path.id) if not site.scope.is_module else [])
+        if len(binds) != 1 or binds[0][1] is None:
+            return False
+        opened = ast.Call(func=call.func, args=[binds[0][1], *call.args[1:]], keywords=call.keywords)
+        return is_record_file_open(opened, binary_too=True)
 
     def binding(self, scope: Scope, name: str, before_line: int) -> ast.expr | None:
         """The last value bound to ``name`` in ``scope`` before ``before_line``."""
@@ -2007,6 +2020,8 @@ def _folder_heads(facts: ModuleFacts, scope: Scope, expr: ast.AST | None, depth:
                 expr = expr.args[0]
             elif name.endswith(".format") and isinstance(expr.func, ast.Attribute) and _leads_with_placeholder(expr.func.value, "{") and expr.args:
                 expr = expr.args[0]  # `"{}/best.pth".format(save_dir)`
+            elif name.endswith(".format") and isinstance(expr.func, ast.Attribute) and isinstance(expr.func.value, ast.Name):
+                expr = expr.func.value  # `ckpt_format.format(step)`, `ckpt_format = model_dir + "{}.ckpt"`
             elif name.endswith("joinpath") and isinstance(expr.func, ast.Attribute):
                 expr = expr.func.value
             else:
@@ -2465,6 +2480,33 @@ def _records_run_alongside(facts: ModuleFacts, site: CallSite) -> bool:
     return found
 
 
+def _config_dumped_in_the_same_folder(facts: ModuleFacts, site: CallSite, path: ast.expr | None) -> bool:
+    """``with open(ckpt_dir + "args.pkl", "wb") as fp: pickle.dump(args, fp)`` anywhere in
+    the module, and the weights saved to ``ckpt_dir + "val_best.pth"``: the whole config
+    sits beside them (a dump back to the input config file does not)."""
+    heads = _folder_heads(facts, site.scope, path)
+    if not heads:
+        return False
+    for call in calls_named_ending(facts, "dump", in_order=False):
+        node = call.node
+        if len(node.args) < 2 or not _whole_config_object(facts, node.args[0]) or not isinstance(node.args[1], ast.Name):
+            continue
+        handle = node.args[1].id
+        for info in facts.stmt_infos.values():
+            stmt = info.stmt
+            if stmt.__class__ not in (ast.With, ast.AsyncWith) or info.scope is not call.scope:
+                continue
+            for item in stmt.items:
+                opened = item.context_expr
+                if (
+                    isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == handle
+                    and isinstance(opened, ast.Call) and dotted_name(opened.func) == "open" and opened.args
+                    and heads & _folder_heads(facts, call.scope, opened.args[0])
+                ):
+                    return True
+    return False
+
+
 def _scope_records_run(idx: _Index, scope: Scope, depth: int = 1) -> bool:
     for call in scope.calls:
         name = call.name or ""
@@ -2498,7 +2540,12 @@ def _writes_config_text(idx: _Index, call: CallSite) -> bool:
     the whole configuration's text written to a record file."""
     return call.method == "write" and bool(call.node.args) and any(
         isinstance(n, ast.Call) and n.args and _whole_config_object(idx.facts, n.args[0])
-        and (dotted_name(n.func) in ("str", "repr") or (isinstance(n.func, ast.Name) and n.func.id in idx.facts.functions))
+        and (
+            dotted_name(n.func) in ("str", "repr")
+            # `f.write(json.dumps(args.__dict__, indent=4))`
+            or (dotted_name(n.func) or "").rsplit(".", 1)[-1] in ("dumps", "dump", "safe_dump", "pformat", "to_yaml")
+            or (isinstance(n.func, ast.Name) and n.func.id in idx.facts.functions)
+        )
         for n in walk(call.node.args[0])
     )
 
@@ -2772,7 +2819,7 @@ def bare_weights_checkpoint(facts: ModuleFacts, config: Config) -> Iterator[Repo
             continue
         if rich is None:
             rich = _rich_checkpoint_saved(facts)
-        if rich or _records_run_alongside(facts, site):
+        if rich or _records_run_alongside(facts, site) or _config_dumped_in_the_same_folder(facts, site, path):
             continue
         if _copy_of_a_named_save(facts, site, saved, config.window) or _optimizer_saved_beside(facts, site, config.window):
             continue

@@ -831,7 +831,8 @@ def _loss_components(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[s
                 found.update(
                     e.id for e in target.elts if e.__class__ is ast.Name and e.id not in seeds and LOSS_WORD.search(e.id)
                 )
-        if not (value.__class__ is ast.BinOp and any(t.__class__ is ast.Name and t.id in seeds for t in targets)):
+        # (and `total_loss = class_err`: the loss under another name)
+        if not (value.__class__ in (ast.BinOp, ast.Name) and any(t.__class__ is ast.Name and t.id in seeds for t in targets)):
             continue
         # (term, named): `named` terms count only when named like a loss. In `l_pi + l_v`
         # both are parts; in `loss / accum_steps` or `0.5 * l_v` the divisor and the
@@ -884,15 +885,42 @@ def _handed_to_project_helper(facts: ModuleFacts, tl: TrainingLoop, seeds: set[s
     start = tl.loop.lineno
     for site in tl.scope.calls:
         func = site.node.func
-        if site.node.lineno < start or site.target is not None or not isinstance(func, ast.Name):
+        if site.node.lineno < start or site.target is not None:
             continue
-        if func.id not in project and not (star and func.id not in facts.aliases and func.id not in BUILTIN_NAMES):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            # `tracker = instantiate_with_cfg(cfg.accelerator)` ... `tracker.update_step(avg_loss)`:
+            # a project object's method (not the step itself: `.backward(loss)`, `.gather(loss)`)
+            if func.attr in STEP_PLUMBING or not _built_by_a_project_call(idx, tl.scope, func.value.id, project):
+                continue
+        elif not isinstance(func, ast.Name):
+            continue
+        elif func.id not in project and not (star and func.id not in facts.aliases and func.id not in BUILTIN_NAMES):
             continue
         if derived is None:
             derived = _loss_carriers(facts, tl.scope, seeds)
         if _call_refs_loss(site, derived):
             return True
     return False
+
+
+# Methods of a training wrapper that carry the loss into the step, not into a log.
+STEP_PLUMBING = frozenset({
+    "backward", "gather", "gather_for_metrics", "reduce", "scale", "unscale_", "step", "zero_grad",
+    "clip_grad_norm_", "clip_grad_value_", "all_reduce", "detach", "item", "mean", "sum", "float",
+})
+
+
+def _built_by_a_project_call(idx, scope: Scope, name: str, project: frozenset[str]) -> bool:
+    """``name = helper(...)`` (or ``Helper(...)``) with ``helper`` imported from the project,
+    as its only binding in the scope (or the module): an object whose methods this file
+    cannot see."""
+    binds = idx.bindings(scope, name)
+    if not binds and not scope.is_module:
+        binds = idx.bindings(idx.facts.module, name)
+    if len(binds) != 1:
+        return False
+    value = binds[0][1]
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in project
 
 
 def _loss_carriers(facts: ModuleFacts, scope: Scope, seeds: set[str]) -> set[str]:
@@ -1025,6 +1053,21 @@ def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
     return False
 
 
+# A clock read (`time.time()`, `time.perf_counter()`, `timeit.default_timer()`).
+CLOCK_READ = re.compile(r"(^|\.)(time|perf_counter|perf_counter_ns|monotonic|time_ns|default_timer)$")
+
+
+def timing_benchmark(facts: ModuleFacts, tl: TrainingLoop) -> bool:
+    """``t0 = time.time()``, then ``lf(model(xb), yb).backward()`` with the loss never given a
+    name, then ``compute = time.time() - t0``: the loop is timed and its loss thrown away on
+    purpose. A speed benchmark has no loss to log and no result a seed would reproduce."""
+    if not tl.loss_exprs or any(e.__class__ in (ast.Name, ast.Attribute) for e in tl.loss_exprs):
+        return False
+    start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+    clocks = [c.node.lineno for c in tl.scope.calls if CLOCK_READ.search(dotted_name(c.node.func, facts.aliases) or "")]
+    return any(line < start for line in clocks) and any(line > end for line in clocks)
+
+
 def logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     """DLL101's evidence: some log in or after the loop (or in a caller, or in a local
     helper it hands the value to) carries the loss or a value derived from it. Memoised
@@ -1123,6 +1166,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
     # that reach here (DLL100: nothing logs) have none, so it is computed on first use.
     derived: set[str] | None = None
     loss_on_self = False
+    stored_on_self: set[str] = set()  # `self.log[...]` a same-class helper put the loss into
     # Calls that are not notable (see _notable_calls) fail every test below.
     candidates = _notable_in_nest(facts, tl) + _notable_after_loop(facts, tl.scope, tl.loop) if _notable_calls(facts, tl.scope) else ()
     for site in candidates:
@@ -1135,8 +1179,16 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             loss_on_self = any(d.startswith("self.") for d in derived)
         if possibly_logging and _call_refs_loss(site, derived):
             return True
-        if target is not None and _call_refs_loss(site, derived) and facts.scope_logs(target):
-            return True
+        if target is not None and _call_refs_loss(site, derived):
+            if facts.scope_logs(target):
+                return True
+            if tl.scope.class_name and target.class_name == tl.scope.class_name:
+                # `self.log_append("train", n, loss_components)` keeping it in `self.log`,
+                # which another method logs (judged with the loss kept on `self` below)
+                stored_on_self |= {
+                    d for d in loss_derived_names(target, _parameters_receiving(site, target, derived), facts)
+                    if d.startswith("self.")
+                }
         # A method that reaches a callback or hook can read a loss kept on `self`
         # (minGPT's `self.loss` + `trigger_callbacks`): undecidable, so count it.
         if (
@@ -1166,7 +1218,7 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
         # class (`train_loss = self.metrics["trainLoss"][epoch]`, `logger.info(train_loss)`)
         if derived is None:
             derived = _loss_carriers(facts, tl.scope, seeds)
-        on_self = {d for d in derived if d.startswith("self.")}
+        on_self = {d for d in derived if d.startswith("self.")} | stored_on_self
         if on_self:
             for method in facts.methods_of(tl.scope.class_name):
                 if method is tl.scope:
@@ -1239,6 +1291,19 @@ def _bound_by(stmt: ast.stmt) -> set[str]:
     elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
         bound |= _target_names(stmt.target)
     return bound
+
+
+def _parameters_receiving(call: CallSite, target: Scope, names: set[str]) -> set[str]:
+    """The parameters of ``target`` that ``call`` fills with an argument mentioning ``names``."""
+    fn = target.node
+    if not isinstance(fn, FUNC_TYPES):
+        return set()
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if params and params[0] in ("self", "cls") and isinstance(call.node.func, ast.Attribute):
+        params = params[1:]
+    found = {p for p, arg in zip(params, call.node.args) if _refs_any(_names_in(arg), names)}
+    found |= {k.arg for k in call.node.keywords if k.arg in params and _refs_any(_names_in(k.value), names)}
+    return found
 
 
 def _loss_arguments(facts: ModuleFacts, call: CallSite, step: Scope) -> set[str]:
@@ -1436,6 +1501,25 @@ def _stub(fn: ast.AST) -> bool:
     return all(
         isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
         for stmt in fn.body
+    )
+
+
+# What only Lightning before 1.0 has: its `pytorch_lightning.logging` module, and Trainer
+# options renamed or removed since.
+LIGHTNING_BEFORE_1_0_MODULE = re.compile(r"^pytorch_lightning\.(logging|root_module)\b")
+LIGHTNING_BEFORE_1_0_OPTION = frozenset({
+    "early_stop_callback", "distributed_backend", "row_log_interval", "nb_gpu_nodes", "show_progress_bar",
+    "train_percent_check", "val_percent_check", "add_row_log_interval", "nb_sanity_val_steps",
+})
+
+
+def _written_for_lightning_before_1_0(facts: ModuleFacts) -> bool:
+    """``from pytorch_lightning.logging import TestTubeLogger``, ``Trainer(early_stop_callback=...,
+    distributed_backend=...)``: code for a Lightning that still logged a returned ``{"log": ...}``."""
+    if any(LIGHTNING_BEFORE_1_0_MODULE.match(target) for target in facts.aliases.values()):
+        return True
+    return any(
+        kw.arg in LIGHTNING_BEFORE_1_0_OPTION for site in calls_named_ending(facts, "Trainer", in_order=False) for kw in site.node.keywords
     )
 
 
@@ -1639,7 +1723,7 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
     """A training loop with no logging anywhere in it (or in what it calls / right after)."""
     may_be_an_excerpt = "..." in facts.text  # (once per file: the text is long)
     for tl in training_loops(facts):
-        if logs_anything(facts, tl) or logs_loss(facts, tl):
+        if logs_anything(facts, tl) or logs_loss(facts, tl) or timing_benchmark(facts, tl):
             continue
         if may_be_an_excerpt and has_elision(tl.loop):
             continue  # an excerpt (`...` where the rest of the body was): its logging was cut too
@@ -1655,6 +1739,8 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
         )
     for scope in _lightning_steps(facts):
         log_dict = _returns_log_dict(scope)
+        if log_dict is not None and _written_for_lightning_before_1_0(facts):
+            continue  # the Lightning it runs on logs the returned {"log": ...} dict
         if log_dict is not None and not facts.scope_logs(scope):
             yield Report(
                 scope.node,
@@ -1724,7 +1810,7 @@ def loss_not_logged(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     """A training loop that logs, but never the loss it backpropagates."""
     may_be_an_excerpt = "..." in facts.text
     for tl in training_loops(facts):
-        if not logs_anything(facts, tl) or logs_loss(facts, tl) or (may_be_an_excerpt and has_elision(tl.loop)):
+        if not logs_anything(facts, tl) or logs_loss(facts, tl) or (may_be_an_excerpt and has_elision(tl.loop)) or timing_benchmark(facts, tl):
             continue
         ctx = _loop_context(facts, tl)
         fixable = True
