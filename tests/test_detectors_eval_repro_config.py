@@ -282,7 +282,8 @@ def test_dll601_context_and_version_evidence():
 
 
 def test_config_context_for_fix():
-    src = "import argparse\nimport torch\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--lr', type=float)\nargs = parser.parse_args()\n" + textwrap.dedent(TRAIN_LOOP)
+    # (the option is read: one the file never reads changes nothing, and is not a finding)
+    src = "import argparse\nimport torch\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--lr', type=float)\nargs = parser.parse_args()\n" + textwrap.dedent(TRAIN_LOOP) + "optimizer.lr = args.lr\n"
     f = only(src, "DLL600")
     assert f.context["config"] == "args"
     assert f.context["config_kind"] == "argparse"

@@ -1648,6 +1648,7 @@ def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
         info = info.parent
     uses = 0
     keys: list[str] = []
+    nested = False  # `cfg["train"]["lr"]`: a key that holds a section (or an attribute read)
     for info in facts.scope_stmts(load.scope):
         if id(info.stmt) in binding:
             continue
@@ -1656,12 +1657,15 @@ def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
                 cls = sub.__class__
                 if cls is ast.Name:
                     uses += sub.id in names
-                elif cls is ast.Subscript and _is_name_in(sub.value, names):
+                elif cls in (ast.Subscript, ast.Attribute) and sub.value.__class__ is ast.Subscript and _is_name_in(sub.value.value, names):
+                    nested = True
+                if cls is ast.Subscript and _is_name_in(sub.value, names):
                     key = sub.slice
                     if isinstance(key, ast.Constant) and isinstance(key.value, str):
                         keys.append(key.value)
                 elif cls is ast.Attribute and _is_name_in(sub.value, names) and sub.attr != "get":
                     keys.append(sub.attr)
+                    nested = True  # (`cfg.merge_from_file(...)`: maybe a method, not a key)
                 elif (
                     cls is ast.Call
                     and isinstance(sub.func, ast.Attribute)
@@ -1672,7 +1676,19 @@ def _infrastructure_only(facts: ModuleFacts, load: ConfigLoad) -> bool:
                     and isinstance(sub.args[0].value, str)
                 ):
                     keys.append(sub.args[0].value)
-    return uses > 0 and uses == len(keys) and all(INFRASTRUCTURE_KEY_RE.search(key) for key in keys)
+    if not (uses > 0 and uses == len(keys)):
+        return False
+    if all(INFRASTRUCTURE_KEY_RE.search(key) for key in keys):
+        return True
+    # `data_config["train"]`, `data_config["root"]`: a dataset manifest (file lists and
+    # folders), not the run's hyperparameters
+    return not nested and all(DATA_MANIFEST_KEY.match(key) for key in keys)
+
+
+DATA_MANIFEST_KEY = re.compile(
+    r"^(?:train|val|valid|validation|test|dev|root|data_?root|paths?|files?|(?:\w+_)?(?:root|dir|path|paths|file|files|list))$",
+    re.I,
+)
 
 
 def _is_name_in(node: ast.AST, names: set[str]) -> bool:
@@ -1930,13 +1946,15 @@ INFRA_OPTION = re.compile(
 )
 
 
-def _flags_only_parser(facts: ModuleFacts) -> bool:
+def _flags_only_parser(facts: ModuleFacts, load: ConfigLoad | None = None) -> bool:
     """A parser that only defines on/off switches and run-placement options (``--fp16``,
     ``--local_rank``, ``--config path.yaml``): no hyperparameters to log there (a config
-    file it points to is judged on its own)."""
+    file it points to is judged on its own). An option the file never reads, from a
+    namespace it never hands on whole, changes nothing either."""
     adds = _config_index(facts).add_arguments
     if not adds:
         return False
+    only_fields_read = load is not None and _only_fields_read(facts, load)
     for c in adds:
         action = c.kwarg("action")
         if isinstance(action, ast.Constant) and action.value in ("store_true", "store_false"):
@@ -1949,8 +1967,40 @@ def _flags_only_parser(facts: ModuleFacts) -> bool:
         helptext = c.kwarg("help")
         if isinstance(helptext, ast.Constant) and isinstance(helptext.value, str) and PATH_HELP.search(helptext.value):
             continue  # `--data`, help="Path to HDF5 dataset": where things are, by its own account
+        if only_fields_read and _never_read(facts, c, names):
+            continue  # `parser.add_argument("--latent_dim")`, and no `args.latent_dim` anywhere
         return False
     return True
+
+
+def _only_fields_read(facts: ModuleFacts, load: ConfigLoad) -> bool:
+    """Every use of the parsed namespace past its binding is a field (``args.filename``),
+    never the whole (``main(args)``, ``vars(args)``), in a file with one parse."""
+    if load.kind != "argparse" or len(load.names) != 1 or "." in load.names[0]:
+        return False
+    name = load.names[0]
+    if len(re.findall(r"\bparse_(?:known_)?args\(", facts.text)) != 1:
+        return False
+    if f"{name}.__dict__" in facts.text or "getattr(" in facts.text:
+        return False  # read by name: which options are read cannot be told
+    whole_uses = re.findall(rf"(?<![.\w]){re.escape(name)}\b(?!\s*\.\w)", facts.text)
+    return len(whole_uses) == 1  # the binding itself: `args = parser.parse_args()`
+
+
+def _never_read(facts: ModuleFacts, site: CallSite, names: list[str]) -> bool:
+    """The option's attribute (``dest=``, else its long name) appears nowhere in the file
+    but in its own ``add_argument`` call."""
+    dest = site.kwarg("dest")
+    if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+        field = dest.value
+    elif names:
+        field = names[0].lstrip("-").replace("-", "_")
+    else:
+        return False
+    if not field.isidentifier():
+        return False
+    own = facts.segment(site.node) or ""
+    return len(re.findall(rf"\b{field}\b", facts.text)) == len(re.findall(rf"\b{field}\b", own))
 
 
 # An option's help that says it is a location (`help="Path to HDF5 dataset"`).
@@ -2023,7 +2073,7 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue
         if load.kind == "argparse" and _feeds_a_recorded_config(facts, load, loads):
             continue  # `OmegaConf.load(args.config)`, logged or saved: the run's config is kept
-        if load.kind == "argparse" and (_flags_only_parser(facts) or _argumentless_parser(facts, load) or index_of(facts).command_line_logged or _argparse_captured(facts)):
+        if load.kind == "argparse" and (_flags_only_parser(facts, load) or _argumentless_parser(facts, load) or index_of(facts).command_line_logged or _argparse_captured(facts)):
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue

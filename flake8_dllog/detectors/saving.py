@@ -17,6 +17,7 @@ path)``, ``torch.load(cache_file)``) it stays silent.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 import sys
 from functools import cached_property, lru_cache
@@ -63,7 +64,7 @@ WRAPPER_NAME = re.compile(
 )
 WRAPPER_MAX_STATEMENTS = 6
 # Recording the run next to the weights (config dumps, artifact uploads) counts as metadata.
-ARTIFACT_RECORD = re.compile(r"log_artifact|log_model|wandb\.save$|\.save_hyperparameters$|log_hyperparams", re.I)
+ARTIFACT_RECORD = re.compile(r"log_artifact|log_model|wandb\.save$|\.save_hyperparameters$|log_hyperparams|\.add_hparams$", re.I)
 # A project's own "write the run's metadata" helper: save_meta(...), dump_config(...),
 # write_run_info(...). Their arguments are a record of the run, like a log line.
 RECORD_HELPER = re.compile(
@@ -1129,6 +1130,18 @@ def is_project_helper(facts: ModuleFacts, site: CallSite) -> bool:
     return isinstance(node, ast.Name) and node.id in index_of(facts).project_imports
 
 
+def _star_imported_project_helper(facts: ModuleFacts, site: CallSite) -> bool:
+    """``save_checkpoint(...)`` bound nowhere in a file that star-imports one of the
+    project's own modules: the helper comes from there, as an explicit import would."""
+    func = site.node.func
+    if not isinstance(func, ast.Name) or not index_of(facts).star_imports_project:
+        return False
+    name = func.id
+    return name not in facts.aliases and name not in facts.functions and not hasattr(builtins, name) and not any(
+        index_of(facts).bindings(scope, name) for scope in (facts.module, site.scope)
+    )
+
+
 def _pathless_save_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
     """``actor = Action_net(env).to(device)`` (a class from the project's own modules), then
     ``actor.save_model()`` with no path (or only a step number): where it writes, and
@@ -1161,10 +1174,18 @@ def _method_of_project_object(facts: ModuleFacts, site: CallSite) -> bool:
         return False
     if not binds:
         return False
-    for _, value in binds:
+    for stmt, value in binds:
+        called = isinstance(value, ast.Call)
         while isinstance(value, (ast.Call, ast.Attribute)):
             value = value.func if isinstance(value, ast.Call) else value.value
-        if not (isinstance(value, ast.Name) and value.id in idx.project_imports):
+        if not isinstance(value, ast.Name):
+            return False
+        if value.id in idx.project_imports:
+            continue
+        # `self.actor = actor_net(lr=lr)` with the class handed to `__init__`: built from
+        # a class this file never sees
+        info = facts.info(stmt)
+        if not (called and info is not None and value.id in idx.parameters(info.scope) and value.id not in ("self", "cls")):
             return False
     return True
 
@@ -1359,6 +1380,8 @@ def _checkpoint_saves(facts: ModuleFacts) -> list[tuple[CallSite, ast.expr | Non
             continue  # the project's own save helper: judged by the save inside it
         if is_project_helper(facts, site) or _pathless_save_of_project_object(facts, site):
             continue
+        if _star_imported_project_helper(facts, site):
+            continue  # `from lib.utils.tools import *` ... `save_checkpoint(state, ...)`
         if site.method not in STANDARD_SAVE_METHODS and _method_of_project_object(facts, site):
             continue  # `workspace.save_checkpoint(tag, state)` of the project's class: it picks the file
         if _is_excluded_pretrained(facts, site):
