@@ -717,6 +717,14 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     # matter. A bare name call `f(...)` is named `aliases.get(f, f)`.
     aliases = facts.aliases
     name_kinds = _NameKinds(aliases.get("add_argument", "add_argument"), {aliases.get(c, c) for c in init_classes})
+    # `trainer = Trainer(model)` ... `trainer.train(epochs=args.epochs)`: a method of a
+    # same-module class, called on an instance made in the same function
+    class_methods: dict[str, list[str]] = {}
+    for qualname in functions:
+        cls_name, dot, method = qualname.rpartition(".")
+        if dot and "." not in cls_name and not method.startswith("__"):
+            class_methods.setdefault(method, []).append(cls_name)
+    idx = index_of(facts)
     loading_sites = facts.calls_in("config_load")
     for site in loading_sites:
         name_kinds[site.name] |= _LOAD_NAME
@@ -724,7 +732,10 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     attribute_type, name_type = ast.Attribute, ast.Name
     # (a comprehension keeps the calls that may matter, in call order: most have a name
     # that says nothing and no same-module target)
-    for site in [site for site in facts.calls if name_kinds[site.name] or site.target is not None]:
+    for site in [
+        site for site in facts.calls
+        if name_kinds[site.name] or site.target is not None or (site.method in class_methods and site.node.args + site.node.keywords)
+    ]:
         kind = name_kinds[site.name]
         target = site.target
         loads = id(site) in loading
@@ -733,6 +744,8 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
         fcls = func.__class__
         if target is None and kind & _INIT_CLASS and fcls is name_type and func.id in init_classes:
             target = functions.get(f"{func.id}.__init__")
+        if target is None and fcls is attribute_type and func.attr in class_methods and func.value.__class__ in (name_type, ast.Call):
+            target = _instance_method(facts, idx, site, func, class_methods[func.attr])
         if kind & _WRITE:
             writes_or_recorders.append((site, "store"))
         elif kind & _RECORDER_NAME and target is None:
@@ -766,6 +779,20 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     index = _ConfigIndex(assigns, flow_calls, self_recording, tracker_stores, for_loops, add_arguments, writes_or_recorders)
     facts._dllog_config_index = index  # type: ignore[attr-defined]
     return index
+
+
+def _instance_method(facts: ModuleFacts, idx, site: CallSite, func: ast.Attribute, classes: list[str]) -> "Scope | None":
+    """``trainer.train(...)`` with ``trainer = Trainer(...)`` the receiver's only binding in
+    the function (or ``Trainer(model).train(...)``): ``Trainer.train``."""
+    value = func.value
+    if isinstance(value, ast.Name):
+        binds = idx.bindings(site.scope, value.id)
+        if len(binds) != 1:
+            return None
+        value = binds[0][1]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes:
+        return facts.functions.get(f"{value.func.id}.{func.attr}")
+    return None
 
 
 _INDEXED_STATEMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor})
@@ -1020,7 +1047,7 @@ TRACKER_LOGGERS = ("WandbLogger", "TensorBoardLogger", "MLFlowLogger", "CometLog
 
 RUNNER_NAME = re.compile(
     r"(?i:(^|_)(launch|get_trainer|trainer|engine|runner|solver|run|train|fit|main)($|_))"
-    r"|[a-z0-9](Trainer|Runner|Engine|Solver)$"  # `PytorchTrainer`, `SegRunner`
+    r"|[A-Za-z0-9](Trainer|Runner|Engine|Solver)$"  # `PytorchTrainer`, `SegRunner`, `MySFTTrainer`
     r"|^(Trainer|Runner)[A-Z]"  # `TrainerForLinearEval`
 )
 
@@ -1081,6 +1108,58 @@ def _feeds_a_recorded_config(facts: ModuleFacts, load: ConfigLoad, loads: list[C
         if any(root_name(a) in roots for a in list(node.args) + [kw.value for kw in node.keywords]):
             if _only_builds(facts, roots, other) and config_recorded(facts, other.names):
                 return True
+    return False
+
+
+def _filled_only_with_literals(facts: ModuleFacts, load: ConfigLoad) -> bool:
+    """``cfg = get_cfg()``, ``cfg.merge_from_file(model_zoo.get_config_file("COCO-.../
+    mask_rcnn_R_50_FPN_3x.yaml"))``, then only ``cfg.SOLVER.BASE_LR = 0.00025``-style
+    overrides: every value is written in the source (or the library's model zoo), so the
+    source is the record. A local YAML merged in, or any value computed at run time, is not."""
+    node = load.site.node
+    if node.args or node.keywords or len(load.names) != 1 or not (load.site.name or "").startswith("detectron2."):
+        return False  # (a project's `load_config()` reads a file this one cannot see)
+    root = load.names[0]
+    for info in facts.stmt_infos.values():
+        stmt = info.stmt
+        if stmt.__class__ in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = stmt.targets if stmt.__class__ is ast.Assign else [stmt.target]
+            if stmt is load.stmt or not any(root_name(t) == root for t in targets):
+                continue
+            if any(t.__class__ is ast.Name for t in targets):
+                return False  # rebound
+            if not _written_out(stmt.value, facts):
+                return False
+    for site in facts.calls:
+        func = site.node.func
+        if not (isinstance(func, ast.Attribute) and root_name(func.value) == root):
+            continue
+        if func.attr == "merge_from_file":
+            arg = site.node.args[0] if site.node.args else None
+            if not (isinstance(arg, ast.Call) and _written_out(arg, facts)):
+                return False  # (a local YAML can be edited between runs)
+        elif func.attr in ("merge_from_list", "update", "merge_from_other_cfg", "set_new_allowed", "__setattr__", "__setitem__"):
+            return False
+    return True
+
+
+def _written_out(expr: ast.AST | None, facts: ModuleFacts, depth: int = 2) -> bool:
+    """``0.00025``, ``-1``, ``("my_train",)``, ``[0.5, 1.0]``, a module constant bound once
+    to one (``OUTPUT_DIR = "./output"``), a model-zoo name (``model_zoo.get_checkpoint_url(
+    "COCO-.../mask_rcnn_R_50_FPN_3x.yaml")``): a value spelled out in the source."""
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.UnaryOp):
+        return isinstance(expr.operand, ast.Constant)
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_written_out(e, facts, depth) for e in expr.elts)
+    if isinstance(expr, ast.Call):
+        return (dotted_name(expr.func, facts.aliases) or "").startswith("detectron2.model_zoo.") and not expr.keywords and all(
+            isinstance(a, ast.Constant) for a in expr.args
+        )
+    if isinstance(expr, ast.Name) and depth > 0:
+        binds = index_of(facts).bindings(facts.module, expr.id)
+        return len(binds) == 1 and _written_out(binds[0][1], facts, depth - 1)
     return False
 
 
@@ -2077,6 +2156,8 @@ def unlogged_config(facts: ModuleFacts, config: Config) -> Iterator[Report]:
             continue
         if load.kind != "argparse" and _infrastructure_only(facts, load):
             continue
+        if load.kind != "argparse" and _filled_only_with_literals(facts, load):
+            continue  # `cfg = get_cfg()`, a model-zoo file, `cfg.SOLVER.BASE_LR = 0.00025`: all in the source
         if load.kind != "argparse" and _becomes_recorded_parser_defaults(facts, load, loads):
             continue  # `parser.set_defaults(**cfg)`, then the parsed namespace is logged
         helper = load.site.target.qualname if load.site.target is not None else None

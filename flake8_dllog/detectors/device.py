@@ -1279,10 +1279,11 @@ def _handed_to_hf_trainer(facts: ModuleFacts, site: CallSite, model: ast.expr | 
     """``model = Wav2Vec2ForCTC.from_pretrained(name).to(device)`` then
     ``Trainer(model=model, ...)``: the Hugging Face Trainer moves the model to the device its
     TrainingArguments choose (and `fp16=True` fails on a CPU), so this `.to()` decides nothing."""
-    if not isinstance(model, ast.Name):
-        return False
+    name = dotted_name(model) if isinstance(model, (ast.Name, ast.Attribute)) else None
+    if name is None:
+        return False  # (`self.model = ...to(self.device)`, then `SFTTrainer(model=self.model)`: by its dotted name)
     return any(
-        given == model.id and (anywhere or line >= site.node.lineno)
+        given == name and (anywhere or line >= site.node.lineno)
         for line, anywhere, given in _model_handoffs(facts, site.scope)
     )
 
@@ -1313,8 +1314,9 @@ def _model_handoffs(facts: ModuleFacts, scope: Scope) -> list[tuple[int, bool, s
             continue
         if given is None and call.node.args:
             given = call.node.args[0]
-        if isinstance(given, ast.Name):
-            found.append((call.node.lineno, anywhere, given.id))
+        given_name = dotted_name(given) if isinstance(given, (ast.Name, ast.Attribute)) else None
+        if given_name:
+            found.append((call.node.lineno, anywhere, given_name))
     return found
 
 

@@ -315,6 +315,12 @@ class _Index:
                 if found:
                     out.append((other.scope, found))
                 continue
+            if other.method == "to_csv" and call.args:
+                # `pd.DataFrame(results).to_csv(cv_path)`, `cv_path = join(args.output_dir, "cv_results.csv")`
+                found = _folder_heads(facts, other.scope, call.args[0])
+                if found:
+                    out.append((other.scope, found))
+                continue
             if name == "open":
                 if not (is_record_file_open(call, binary_too=True) or self._opens_a_named_record_file(other)):
                     continue
