@@ -241,6 +241,16 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
         exprs.append(bound)
         line = bound.lineno - 1
         name = next((n for n in walk(bound) if isinstance(n, ast.Name) and n.id == name.id), None)
+    if isinstance(dev, ast.Name):
+        # `if opt.gpu == 1: device = torch.device("cuda") else: device = torch.device("cpu")`:
+        # the test that picks the binding decides the device, as `"cuda" if opt.gpu else "cpu"` would
+        # (unless a binding also asks the machine: `"cuda:0" if torch.cuda.is_available() else "cpu"`)
+        binds = index_of(facts).bindings(site.scope, dev.id)
+        if len(binds) > 1 and not any(value is not None and AVAILABILITY_TEST.search(facts.segment(value) or "") for _, value in binds):
+            for stmt, _ in binds:
+                info = facts.info(stmt)
+                if info is not None:
+                    exprs += _tests_around(info.parent, site.scope)
     if dev is None:
         # `gpus = [int(i) for i in config.GPUS.split(",")]` ... `device_ids=gpus`
         for expr in list(exprs):
@@ -880,7 +890,18 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
     # ... or `torch.cuda.synchronize()`, `torch.cuda.ByteTensor(n)`, or data loaded with
     # `map_location="cuda:0"`, with no `if` or `try` around them: they raise without a GPU
     # (and a script's main block: `torch.cuda.set_device(args.local_rank)` before main() runs)
-    required = [c for c in facts.calls_in("cuda_required") if c.scope is site.scope or _in_main_block(c)]
+    # (also in a same-file helper the function calls with no `if` around the call:
+    # `noise = noise_like(x)`, `def noise_like(x): return torch.cuda.FloatTensor(...)`)
+    helpers = {
+        c.target.qualname for c in site.scope.calls
+        if c.target is not None and c.target is not site.scope and _runs_whatever_the_machine(c)
+        # (not `def estimate_peak(d): if not torch.cuda.is_available(): return ...`)
+        and not AVAILABILITY_TEST.search(facts.segment(c.target.node) or "")
+    }
+    required = [
+        c for c in facts.calls_in("cuda_required")
+        if c.scope is site.scope or _in_main_block(c) or (c.scope.qualname in helpers and _runs_whatever_the_machine(c))
+    ]
     required += [
         c for c in facts.calls_in("load")
         if c.scope is site.scope and _literal_accelerator(facts, c.kwarg("map_location"))
