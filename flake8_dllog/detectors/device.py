@@ -265,19 +265,26 @@ def _device_keys(facts: ModuleFacts, site: CallSite, dev: ast.expr | None) -> tu
         # In a condition only whole names count (`args.cuda`, not its head `args`): a log
         # of `args.lr` says nothing about the device.
         heads = {id(n.value) for n in walk(expr) if isinstance(n, ast.Attribute)} if dev is None else ()
-        for node in walk(expr):
-            if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in heads:
-                t = dotted_name(node)
-                if t and "?" not in t and t not in GENERIC_NAMES and t.split(".")[0] not in ("torch", "os"):
-                    keys.add(t)
-                    root = node
-                    while isinstance(root, ast.Attribute):
-                        root = root.value  # `config.GPUS.split` → config
-                    if root is not node and isinstance(root, ast.Name) and root.id not in GENERIC_NAMES:
-                        wholes.add(root.id)
-            elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
-                wholes.add(node.value.id)  # `opt["data.cuda"]`
+        _add_device_names(expr, keys, wholes, heads)
     return keys, wholes
+
+
+def _add_device_names(expr: ast.AST, keys: set[str], wholes: set[str], heads=()) -> None:
+    """Add to ``keys`` the names and dotted names in ``expr`` that a log of the device
+    could mention (not ``torch.*``/``os.*``, nor the nodes in ``heads``), and to ``wholes``
+    the config objects they are fields of."""
+    for node in walk(expr):
+        if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in heads:
+            t = dotted_name(node)
+            if t and "?" not in t and t not in GENERIC_NAMES and t.split(".")[0] not in ("torch", "os"):
+                keys.add(t)
+                root = node
+                while isinstance(root, ast.Attribute):
+                    root = root.value  # `config.GPUS.split` → config
+                if root is not node and isinstance(root, ast.Name) and root.id not in GENERIC_NAMES:
+                    wholes.add(root.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id not in GENERIC_NAMES:
+            wholes.add(node.value.id)  # `opt["data.cuda"]`
 
 
 AVAILABILITY_TEST = re.compile(r"\bis_available\(|\bdevice_count\(|is_built\(|list_physical_devices\(")
@@ -1033,17 +1040,9 @@ def _chosen_and_logged_by(facts: ModuleFacts, call: CallSite, value: ast.Name) -
     bound = index_of(facts).binding(call.scope, value.id, call.node.lineno)
     if bound is None:
         return False
-    keys, wholes = {value.id}, set()
-    for node in walk(bound):
-        if isinstance(node, (ast.Name, ast.Attribute)):
-            text = dotted_name(node)
-            if text and text.split(".")[0] not in ("torch", "os") and text not in GENERIC_NAMES:
-                keys.add(text)
-            root = node
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if root is not node and isinstance(root, ast.Name) and root.id not in GENERIC_NAMES | {"torch", "os"}:
-                wholes.add(root.id)
+    keys: set[str] = {value.id}
+    wholes: set[str] = set()
+    _add_device_names(bound, keys, wholes)
     return _scope_logs_placement(facts, call.scope, (keys, wholes))
 
 

@@ -1293,14 +1293,23 @@ def _bound_by(stmt: ast.stmt) -> set[str]:
     return bound
 
 
-def _parameters_receiving(call: CallSite, target: Scope, names: set[str]) -> set[str]:
-    """The parameters of ``target`` that ``call`` fills with an argument mentioning ``names``."""
+def _positional_parameters(call: CallSite, target: Scope) -> list[str] | None:
+    """The parameters ``call``'s positional arguments fill in ``target``, in order (without
+    ``self``/``cls`` for a method called on an object); None for a class or lambda."""
     fn = target.node
     if not isinstance(fn, FUNC_TYPES):
-        return set()
+        return None
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     if params and params[0] in ("self", "cls") and isinstance(call.node.func, ast.Attribute):
         params = params[1:]
+    return params
+
+
+def _parameters_receiving(call: CallSite, target: Scope, names: set[str]) -> set[str]:
+    """The parameters of ``target`` that ``call`` fills with an argument mentioning ``names``."""
+    params = _positional_parameters(call, target)
+    if params is None:
+        return set()
     found = {p for p, arg in zip(params, call.node.args) if _refs_any(_names_in(arg), names)}
     found |= {k.arg for k in call.node.keywords if k.arg in params and _refs_any(_names_in(k.value), names)}
     return found
@@ -1309,12 +1318,9 @@ def _parameters_receiving(call: CallSite, target: Scope, names: set[str]) -> set
 def _loss_arguments(facts: ModuleFacts, call: CallSite, step: Scope) -> set[str]:
     """``optimizer_step(loss / grad_acc, opt)`` calling ``def optimizer_step(_loss, _opt):
     _loss.backward()``: the names of the argument the helper backpropagates."""
-    fn = step.node
-    if not isinstance(fn, FUNC_TYPES):
+    params = _positional_parameters(call, step)
+    if params is None:
         return set()
-    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-    if params and params[0] in ("self", "cls") and isinstance(call.node.func, ast.Attribute):
-        params = params[1:]
     found: set[str] = set()
     for c in facts.calls_in("training_backward"):
         if c.scope is not step:
