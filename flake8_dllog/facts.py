@@ -577,10 +577,15 @@ class ModuleFacts:
 
     def _resolve_callees(self) -> None:
         # Which same-module function each call invokes: `f(...)` by name, `self.m(...)` /
-        # `cls.m(...)` within the class. This visits every call of the module.
+        # `cls.m(...)` within the class, `Cls(...).m(...)`. This visits every call of the module.
         callers = self._callers
         functions = self.functions
         name_type, attribute_type = ast.Name, ast.Attribute
+        # (method name -> defined by a same-module class: only such calls need the receiver)
+        class_methods = {
+            q.rpartition(".")[2] for q, sc in functions.items() if sc.class_name and not q.rpartition(".")[2].startswith("__")
+        }
+        instances: "tuple[Scope, dict[str, ast.expr]] | None" = None
         for scope in self.scopes:
             class_name = scope.class_name
             for site in scope.calls:
@@ -595,6 +600,20 @@ class ModuleFacts:
                     and func.value.id in ("self", "cls")
                 ):
                     target = functions.get(f"{class_name}.{func.attr}")
+                elif fcls is attribute_type and func.attr in class_methods:
+                    # `Solver().train(3000)`, or `solver.train(3000)` with `solver =
+                    # Solver()` the name's only binding in the scope: a method of a
+                    # same-module class, on an instance made here
+                    made = func.value
+                    if made.__class__ is name_type:
+                        if instances is None or instances[0] is not scope:
+                            instances = (scope, self._instances_made_in(scope))
+                        made = instances[1].get(made.id)
+                    if made.__class__ is not ast.Call or made.func.__class__ is not name_type:
+                        continue
+                    target = functions.get(f"{made.func.id}.{func.attr}")
+                    if target is None:
+                        continue
                 else:
                     continue
                 site.target = target
@@ -602,6 +621,24 @@ class ModuleFacts:
                     callers.setdefault(target.qualname, []).append(site)
                     if target is not scope:
                         scope.callees.add(target.qualname)
+
+    def _instances_made_in(self, scope: Scope) -> "dict[str, ast.expr]":
+        """Names bound exactly once in the scope by a plain ``name = Cls(...)``, to that call."""
+        values: dict[str, ast.expr | None] = {}
+        for info in self.scope_stmts(scope):
+            stmt = info.stmt
+            if stmt.__class__ is ast.Assign:
+                targets = stmt.targets
+            elif stmt.__class__ in (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith):
+                targets = [stmt.target] if hasattr(stmt, "target") else [i.optional_vars for i in stmt.items]
+            else:
+                continue
+            for target in targets:
+                for node in ast.walk(target) if target is not None else ():
+                    if node.__class__ is ast.Name:
+                        seen = node.id in values
+                        values[node.id] = None if seen or stmt.__class__ is not ast.Assign or len(targets) != 1 or target is not node else stmt.value
+        return {name: value for name, value in values.items() if value is not None and value.__class__ is ast.Call}
 
     def callers_of(self, scope: Scope) -> list[CallSite]:
         """Call sites in this module that invoke ``scope`` (a same-module function)."""

@@ -813,3 +813,41 @@ def test_a_custom_load_fed_the_dict_of_a_file_load_is_not_a_second_finding():
         print("accuracy", acc)
     """
     assert [f.line for f in only(check(source), "DLL210")] == [8]
+
+
+def test_self_device_chosen_once_is_one_finding_per_class():
+    # `self.device` is chosen once in __init__; train() and evaluate() both move the model
+    # there. One finding, at the first move: a log there is what the others then count.
+    findings = check(
+        """
+        import argparse
+        import torch
+
+        class Runner:
+            def __init__(self, gpu_id):
+                self.device = torch.device("cpu" if gpu_id is None else f"cuda:{gpu_id}")
+
+            def train(self, model, loader, optimizer):
+                model.to(self.device)
+                for x, y in loader:
+                    optimizer.zero_grad()
+                    loss = model(x.to(self.device)).sum()
+                    loss.backward()
+                    optimizer.step()
+                    print(loss.item())
+
+            def evaluate(self, model, loader):
+                model.to(self.device)
+                return sum(model(x.to(self.device)).sum().item() for x in loader)
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--gpu", type=int, default=None)
+            args = parser.parse_args()
+            runner = Runner(args.gpu)
+            runner.train(build_model(), loader(), opt())
+            runner.evaluate(build_model(), loader())
+        """,
+        codes={"DLL400"},
+    )
+    assert [(f.code, f.line) for f in findings] == [("DLL400", 10)]

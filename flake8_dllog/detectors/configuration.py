@@ -470,6 +470,16 @@ def _value_holds(value: ast.AST | None, call: ast.Call) -> bool:
     return False
 
 
+def _extends_an_imported_loader(facts: ModuleFacts, target: Scope) -> bool:
+    """``class Parser(utils.Parser): def parse_args(self, exp): ...``: an override of an
+    imported class's loader (which it extends, through ``super()`` or the fields it
+    declares), not a helper of this file to be judged by what it returns."""
+    return bool(target.class_name) and any(
+        "." in base or not facts.methods_of(base) for base in target.class_bases
+        if base not in ("object", "ABC", "Generic", "NamedTuple", "Protocol")
+    )
+
+
 def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
     """Every place a configuration object is bound (cached on facts)."""
     cached = getattr(facts, "_dllog_config_loads", None)
@@ -489,7 +499,7 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
                 continue
             target = facts.local_target(site)
             kind = loader_kind.get(target.qualname) if target is not None and target.qualname in loader_kind else None
-            if target is not None and kind is None:
+            if target is not None and kind is None and not _extends_an_imported_loader(facts, target):
                 continue  # a local function named parse_args: judged by what it returns
             kind = kind or _kind_of(site.name or "")
             stmt = site.stmt

@@ -17,7 +17,7 @@ import re
 from typing import Iterator
 
 from ..config import Config
-from ..facts import FUNC_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, is_main_guard, walk
+from ..facts import FUNC_TYPES, LOOP_TYPES, CallSite, ModuleFacts, Scope, child_nodes, dotted_name, is_main_guard, walk
 from . import Report, rule
 from .configuration import config_aliases, config_names, config_recorded, hydra_configs, plain_dotted, root_name
 from .evaluation import is_metric_call
@@ -887,7 +887,7 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
     one function: a notebook's top level may train on the CPU and only crash at a later
     inference cell.)"""
     if site.scope.is_module:
-        return False
+        return _cuda_required_before_the_work(facts, site)
     if any(
         other is not site and other.method == "cuda" and other.receiver is not None
         and not _guarding_conditions(other) and _unconditional_cuda(facts, other)
@@ -914,6 +914,27 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
         if c.scope is site.scope and _literal_accelerator(facts, c.kwarg("map_location"))
     ]
     return any(_runs_whatever_the_machine(c) for c in required)
+
+
+def _cuda_required_before_the_work(facts: ModuleFacts, site: CallSite) -> bool:
+    """A script's top level: ``if torch.cuda.is_available(): net.cuda()``, then
+    ``preds = torch.FloatTensor().cuda()`` with no ``if``, before the first loop that
+    follows: a CPU-only run crashes before doing any work, it cannot quietly fall back.
+    (A ``.cuda()`` only after that loop may come after a whole CPU run: still judged.)"""
+    if "# %%" in (facts.text or "") or "# In[" in (facts.text or ""):
+        return False  # notebook cells run one by one: the later cell may never be run
+    first_loop = next(
+        (info.stmt.lineno for info in facts.stmt_infos.values()
+         if info.scope is site.scope and isinstance(info.stmt, LOOP_TYPES)
+         and info.stmt.lineno > site.node.lineno),
+        None,
+    )
+    return any(
+        other is not site and other.method == "cuda" and other.receiver is not None and not other.loops
+        and site.node.lineno < other.node.lineno < (first_loop or 10**9)
+        and _runs_whatever_the_machine(other) and _unconditional_cuda(facts, other)
+        for other in _transfers_in(facts, site.scope)
+    )
 
 
 def _in_main_block(site: CallSite) -> bool:
@@ -1351,6 +1372,7 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
         return
     reported: set[int] = set()
     by_global: dict[str, tuple[CallSite, dict]] = {}
+    reported_attributes: set[tuple[str, str]] = set()
     scopes_logging: dict[tuple[frozenset, frozenset], list[Scope]] = {}
     idx = index_of(facts)
     for site in facts.calls_in("device_transfer"):  # in source order
@@ -1446,6 +1468,12 @@ def unlogged_device_placement(facts: ModuleFacts, config: Config) -> Iterator[Re
                 ]
             if any(scope is not site.scope for scope in logging_scopes):
                 continue
+        if shared is None and site.scope.class_name and dev_text and dev_text.startswith("self.") and dev_text.count(".") == 1:
+            # `self.device`, chosen once in `__init__` and used by `train()` and `evaluate()`:
+            # one finding per class, at its first move (whose log its sibling methods count)
+            if (site.scope.class_name, dev_text) in reported_attributes:
+                continue
+            reported_attributes.add((site.scope.class_name, dev_text))
         reported.add(id(site.scope))
         model_text = facts.segment(model_node) if model_node is not None else None
         if dev_expr is not None:

@@ -1053,6 +1053,30 @@ def _call_refs_loss(site: CallSite, derived: set[str]) -> bool:
     return False
 
 
+def _published_under_its_name(facts: ModuleFacts, tl: TrainingLoop, seeds: set[str]) -> bool:
+    """``storage.set_infos.remote("total_loss", total_loss)``, ``meter.update("loss", loss)``
+    in the loop: the loss handed to some object together with a name for it, a key-value
+    record (a metrics store another part of the project logs from) whatever the method is
+    called. A loss passed along without a name (``model.step(loss)``) is not."""
+    start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+    derived: set[str] | None = None
+    for site in tl.scope.calls:
+        node = site.node
+        if not start <= node.lineno <= end or node.func.__class__ is not ast.Attribute:
+            continue
+        named = any(
+            isinstance(a, ast.Constant) and isinstance(a.value, str) and LOSS_WORD.search(a.value)
+            for a in node.args
+        )
+        if not named:
+            continue
+        if derived is None:
+            derived = _loss_carriers(facts, tl.scope, seeds)
+        if any(_refs_any(_names_in(a), derived) for a in node.args if not isinstance(a, ast.Constant)):
+            return True
+    return False
+
+
 # A clock read (`time.time()`, `time.perf_counter()`, `timeit.default_timer()`).
 CLOCK_READ = re.compile(r"(^|\.)(time|perf_counter|perf_counter_ns|monotonic|time_ns|default_timer)$")
 
@@ -1200,6 +1224,8 @@ def _logs_loss(facts: ModuleFacts, tl: TrainingLoop) -> bool:
             and _scope_possibly_logs(facts, target)
         ):
             return True
+    if seeds and _published_under_its_name(facts, tl, seeds):
+        return True
     # `save_checkpoint("model", model, epoch, loss_sum)` of the project's own (imported)
     # helpers, which may print it: this file cannot tell, so it is silent.
     if _handed_to_project_helper(facts, tl, seeds):
