@@ -427,6 +427,7 @@ def test_module_level_seeding_goes_below_the_import_it_uses():
             loss.backward()
             opt.step()
             print(step, loss.item())
+        torch.save(model.state_dict(), "model.pt")
         """
     )
     fixed = fix_source(source, "train.py", Config(), select={"DLL500"}).source

@@ -1854,7 +1854,11 @@ def _fields_logged_as_parameters(facts: ModuleFacts, alias_roots: set[str], alia
                 continue
             names = logged_params.get(id(target))
             if names is None:
-                logged = {n.id for c in target.calls if facts.is_logging(c) for n in walk(c.node) if isinstance(n, ast.Name)}
+                # (or recorded: `wandb.init(config={"lr": lr, ...})` in `Trainer.__init__`)
+                logged = {
+                    n.id for c in target.calls if facts.is_logging(c) or facts.is_category(c, "config_record")
+                    for n in walk(c.node) if isinstance(n, ast.Name)
+                }
                 # (a checkpoint saved with it, or named after it, keeps it too:
                 # `torch.save(..., f"models/subset_{subset_percentage}/final.pth")`)
                 saved = {n.id for c in target.calls if facts.is_category(c, "save") for n in walk(c.node) if isinstance(n, ast.Name)}
@@ -2025,7 +2029,7 @@ INFRA_OPTION = re.compile(
     r"([a-z0-9_-]*[_-]|log|logs|out|save|work|data|ckpt|checkpoint|output|model|gen|result|results|exp|run|cache)?(dir|dirs|path|paths|root|file|files|folder)|"
     # (`--output`, `--pretrained`, `--train_images`, `--val_masks`: the data and weights it reads and writes)
     r"out|output|pretrained|(train|val|valid|validation|test)[_-]?(images|imgs|masks|labels|annotations|csv)|"
-    r"debug|verbose|log[_-]?(lv|level)|loglevel|port|master[_-]?(addr|port)|launcher|command|mode|cpu|fp16|amp|bf16|"
+    r"debug|verbose|log[_-]?(lv|level)|loglevel|port|master[_-]?(addr|port)|(ray[_-]?|redis[_-]?|head[_-]?)?address|launcher|command|mode|cpu|fp16|amp|bf16|"
     # what to do this time and under which name (`-evaluate`, `--do_eval`, `--run-name`)
     r"evaluate|eval|test|predict|inference|(do|only)[_-]?(train|eval|test|predict)|(eval|test)[_-]?only|"
     r"name|(exp|run|experiment)[_-]?(name|id|tag)|tag|"

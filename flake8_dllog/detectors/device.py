@@ -913,6 +913,11 @@ def _something_else_sent_to_cuda_unconditionally(facts: ModuleFacts, site: CallS
         c for c in facts.calls_in("load")
         if c.scope is site.scope and _literal_accelerator(facts, c.kwarg("map_location"))
     ]
+    # `dist.init_process_group(backend="nccl")`: NCCL runs on GPUs only
+    required += [
+        c for c in site.scope.calls
+        if c.method == "init_process_group" and _nccl_backend(c.arg(0, "backend"))
+    ]
     return any(_runs_whatever_the_machine(c) for c in required)
 
 
@@ -935,6 +940,10 @@ def _cuda_required_before_the_work(facts: ModuleFacts, site: CallSite) -> bool:
         and _runs_whatever_the_machine(other) and _unconditional_cuda(facts, other)
         for other in _transfers_in(facts, site.scope)
     )
+
+
+def _nccl_backend(expr: ast.expr | None) -> bool:
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, str) and expr.value.lower() == "nccl"
 
 
 def _in_main_block(site: CallSite) -> bool:

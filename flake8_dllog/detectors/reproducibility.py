@@ -38,7 +38,7 @@ from .configuration import (
     scope_params,
     stmt_targets,
 )
-from .saving import SETTINGS_MODULE, from_unseen_caller, index_of, is_project_helper, project_module_of
+from .saving import _BUILTIN_NAMES, SETTINGS_MODULE, from_unseen_caller, index_of, is_project_helper, project_module_of
 from .training import calls_named_ending, framework_training_calls, is_training_module, timing_benchmark, training_loops
 
 LIBRARIES = ("random", "numpy", "torch", "tensorflow")
@@ -119,6 +119,30 @@ class _RefsIndex:
         self.scope_of_def = {id(s.node): s for s in facts.scopes if not s.is_module}
         self.own: dict[int, tuple[set[str], set[str], list[Scope]]] = {}
         self.by_scope: dict[int, set[str]] = {}
+        self._attrs_used_by_class: dict[str | None, set[str]] | None = None
+
+    def used_outside(self, class_name: str) -> set[str]:
+        """Attribute names called (or passed as a call's argument) by code outside the
+        methods of ``class_name``."""
+        by_class = self._attrs_used_by_class
+        if by_class is None:
+            by_class = self._attrs_used_by_class = {}
+            for site in self.facts.calls:
+                node = site.node
+                used = by_class.setdefault(site.scope.class_name, set())
+                if node.func.__class__ is ast.Attribute:
+                    used.add(node.func.attr)
+                for arg in node.args:
+                    if arg.__class__ is ast.Attribute:
+                        used.add(arg.attr)
+                for kw in node.keywords:
+                    if kw.value.__class__ is ast.Attribute:
+                        used.add(kw.value.attr)
+        found: set[str] = set()
+        for owner, used in by_class.items():
+            if owner != class_name:
+                found |= used
+        return found
 
     def own_scope_refs(self, scope: Scope) -> tuple[set[str], set[str], list[Scope]]:
         found = self.own.get(id(scope))
@@ -202,7 +226,14 @@ class _RefsIndex:
             scope = functions.get(name)
             if scope is not None:
                 out.add(scope.qualname)
-            out.update(self.methods.get(name, ()))
+            methods = self.methods.get(name)
+            if methods:
+                # A class made here runs its `__init__` (and other dunders); its other
+                # methods only if some code outside the class calls or hands over a method
+                # of that name (`t = Trainer(); t.train()`, `spawn(t.run)`): a main block
+                # that only builds `Diffusion(100)` runs no training method.
+                used = self.used_outside(name)
+                out.update(m for m in methods if m.rpartition(".")[2].startswith("__") or m.rpartition(".")[2] in used)
         if class_name:
             for attr in attrs:
                 scope = functions.get(f"{class_name}.{attr}")
@@ -255,6 +286,8 @@ def _an_excerpt(facts: ModuleFacts) -> bool:
     # (`imported_modules` leaves out relative imports: `from . import utils`)
     if not facts.imported_modules and not any(line.lstrip().startswith(("import ", "from ")) for line in lines):
         return True
+    if _fits_names_from_missing_cells(facts):
+        return True
     if "..." not in facts.text:
         return False  # (the usual case: no walk)
     body = facts.tree.body
@@ -263,6 +296,47 @@ def _an_excerpt(facts: ModuleFacts) -> bool:
     return elided_block(body) or any(
         has_elision(stmt) for stmt in body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     )
+
+
+def _fits_names_from_missing_cells(facts: ModuleFacts) -> bool:
+    """A notebook cell pasted into a file: its top-level ``model.fit(np.array(x_tr), ...)``
+    reads names that nothing in the file imports or binds before it (``np``, ``model``,
+    ``x_tr`` come from cells that are not there, and so may the seeding)."""
+    if facts.main_guard is not None:
+        return False  # (a script written as one: its names are its own to define)
+    fits = [site for site in framework_training_calls(facts) if site.scope.is_module]
+    if not fits or any(stmt.__class__ is ast.ImportFrom and any(a.name == "*" for a in stmt.names) for stmt in facts.tree.body):
+        return False
+    idx = index_of(facts)
+    defined = {stmt.name for stmt in facts.tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    for site in fits:
+        func = site.node.func
+        roots = [func.value] if func.__class__ is ast.Attribute else []
+        roots += [a.func if a.__class__ is ast.Call else a for a in site.node.args]
+        for root in roots:
+            while root.__class__ is ast.Attribute:
+                root = root.value
+            if root.__class__ is not ast.Name:
+                continue
+            name = root.id
+            if name in facts.aliases or name in defined or name in _BUILTIN_NAMES:
+                continue
+            if any(stmt.lineno < site.node.lineno for stmt, _ in idx.bindings(facts.module, name)):
+                continue
+            if any(name in _loop_or_with_targets(info.stmt) for info in facts.scope_stmts(facts.module) if info.stmt.lineno <= site.node.lineno):
+                continue
+            return True
+    return False
+
+
+def _loop_or_with_targets(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    else:
+        return set()
+    return {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
 
 
 def _find_entry_point(facts: ModuleFacts) -> EntryPoint | None:
@@ -554,7 +628,7 @@ def unseeded_training(facts: ModuleFacts, config: Config) -> Iterator[Report]:
     entry = entry_point(facts)
     if entry is None or is_seeded(facts) or _star_imports_project_module(facts):
         return
-    if _fits_only_made_up_data(facts):
+    if _fits_only_made_up_data(facts) or _loops_only_on_made_up_data(facts):
         return  # a smoke test or API demo on `np.ones(...)`: no result to reproduce
     loops = training_loops(facts)
     if loops and all(timing_benchmark(facts, tl) for tl in loops):
@@ -586,6 +660,35 @@ def _fits_only_made_up_data(facts: ModuleFacts) -> bool:
         if not (isinstance(inputs, ast.Call) and MADE_UP_ARRAY.match(dotted_name(inputs.func, facts.aliases) or "")):
             return False
     return True
+
+
+def _loops_only_on_made_up_data(facts: ModuleFacts) -> bool:
+    """Every training loop draws its inputs afresh each step (``x = torch.rand(10, 2, 24,
+    24)`` in the loop), the file reads no data and saves nothing: an API walkthrough or a
+    smoke test of the training step. Nothing it produces outlives the process."""
+    loops = training_loops(facts)
+    if not loops or facts.calls_in("save") or facts.calls_in("load"):
+        return False
+    if any(CLI_DECORATOR.search(d) for scope in facts.scopes for d in scope.decorators) or config_loads(facts):
+        return False  # a command-line tool with options: its runs are meant to be compared
+    if any(DATA_SOURCE.match(last) or OUTPUT_WRITE.match(last) for last in ((name or "").rsplit(".", 1)[-1] for name in _call_names(facts))):
+        return False
+    for tl in loops:
+        start, end = tl.loop.lineno, tl.loop.end_lineno or tl.loop.lineno
+        if not any(
+            start <= c.node.lineno <= end and MADE_UP_ARRAY.match(dotted_name(c.node.func, facts.aliases) or "")
+            for c in tl.scope.calls
+        ):
+            return False
+    return True
+
+
+# A call (by its last name segment) that reads a dataset or data file, or an environment.
+DATA_SOURCE = re.compile(r"^(\w*DataLoader|\w*Dataset|\w*dataset|load\w*|read\w*|open|fetch\w*|download\w*|from_tensor_slices|ImageFolder|MNIST|FashionMNIST|CIFAR\d*|make|reset|get_batch\w*|next)$")
+
+
+# A call that writes a result out (a figure, a table, a file): a run whose output outlives it.
+OUTPUT_WRITE = re.compile(r"^(save\w*|savefig|imwrite|imsave|to_csv|to_json|to_parquet|dump\w*|write\w*|export\w*)$")
 
 
 # -- DLL501 ---------------------------------------------------------------------------

@@ -513,6 +513,22 @@ class _Index:
         return {sig for sig in map(_path_signature, self._saved_path_exprs) if sig[1]}
 
     @cached_property
+    def saved_folders(self) -> set[str]:
+        """The folders this file saves into, as written (``checkpoint_dir`` of
+        ``checkpoint.save(file_prefix=join(checkpoint_dir, "ckpt"))``)."""
+        facts = self.facts
+        folders: set[str] = set()
+        for site in facts.calls_in("save"):
+            target = site.kwarg("file_prefix") or site.kwarg("filepath") or site.kwarg("path")
+            if target is None:
+                args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
+                pos = 1 if site.name == "torch.save" else 0
+                target = args[pos] if len(args) > pos else None
+            if target is not None:
+                folders |= _folder_heads(facts, site.scope, target)
+        return folders
+
+    @cached_property
     def _saved_path_exprs(self) -> list[ast.expr]:
         facts = self.facts
         found: list[ast.expr] = []
@@ -520,7 +536,10 @@ class _Index:
             args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
             pos = 1 if site.name == "torch.save" else 0
             # (`engine.save_checkpoint(p, it)` of the project's model counts too: the run wrote p)
-            target = site.kwarg("f") or site.kwarg("filepath") or site.kwarg("path") or (args[pos] if len(args) > pos else None)
+            target = (
+                site.kwarg("f") or site.kwarg("filepath") or site.kwarg("path") or site.kwarg("file_prefix")
+                or (args[pos] if len(args) > pos else None)
+            )
             if target is not None:
                 found.append(target)
         # Keras `ModelCheckpoint(filename, ...)` handed to fit(), an `EarlyStopping(checkpoint_path=...)`
@@ -1571,6 +1590,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
             return is_literal_path(facts, site, func.value, depth) and all(
                 is_literal_path(facts, site, a, depth) or _counter_expr(facts, site, a) for a in expr.args
             )
+        if isinstance(func, ast.Attribute) and func.attr in ("absolute", "resolve", "expanduser") and not expr.args and not expr.keywords:
+            return is_literal_path(facts, site, func.value, depth)  # `Path(__file__).resolve()`
         if isinstance(func, ast.Attribute) and func.attr in LITERAL_STRING_METHODS:
             # `"HuggingFaceM4/idefics-9b".split("/")`, `base.replace(".pt", "_best.pt")`
             return (
@@ -1599,6 +1620,8 @@ def is_literal_path(facts: ModuleFacts, site: CallSite, expr: ast.expr | None, d
     if cls is ast.Attribute:
         if _is_constant_name(expr) or _settings_module_attribute(facts, site, expr):
             return True
+        if expr.attr == "parent" and expr.value.__class__ is not ast.Name:
+            return is_literal_path(facts, site, expr.value, depth)  # `Path(__file__).parent.parent`
         if expr.value.__class__ is ast.Name and expr.value.id == "self":
             return depth > 0 and _self_attribute_from_literals(facts, site, expr.attr, depth - 1)
         value = _constant_settings_value(facts, site, expr.value, expr.attr)
@@ -1870,7 +1893,7 @@ def from_unseen_caller(facts: ModuleFacts, site: CallSite, expr: ast.expr | None
         # `for p in ckpt_paths: torch.load(p)`: each path is one of the list's
         if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) and loop.target.id in names:
             names = names | _names_in(loop.iter)
-    return _unseen_here(facts, site.scope, names, expr, depth=3)
+    return _unseen_here(facts, site.scope, names, expr, depth=4)
 
 
 def _called_here(facts: ModuleFacts, scope: Scope) -> bool:
@@ -3287,6 +3310,11 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
             continue
         if path is not None and (facts.segment(path) in idx.saved_paths or _path_signature(path) in idx.saved_path_signatures):
             continue  # reloading the checkpoint this file wrote (the best epoch, for testing)
+        if (
+            isinstance(path, ast.Call) and (dotted_name(path.func) or "").endswith("latest_checkpoint") and path.args
+            and facts.segment(path.args[0]) in idx.saved_folders
+        ):
+            continue  # `restore(tf.train.latest_checkpoint(checkpoint_dir))`, the folder this file saves into
         mention = [path, result if method != "load_state_dict" else None]
         if _site_evidence(facts, config, site, mention):
             continue
