@@ -53,11 +53,11 @@ def test_unseeded_main_guard_reports_the_guard_header_with_fix_context():
 
 
 def test_module_level_training_anchors_after_the_imports():
-    src = "import torch\nimport numpy as np\n\nmodel = Net()\n" + textwrap.dedent(TRAIN_LOOP)
+    src = "import torch\nimport numpy as np\n\nmodel = Net()\nloader = make_loader()\n" + textwrap.dedent(TRAIN_LOOP)
     f = only(src, "DLL500")
     assert f.context["entry"] == "module"
     assert f.context["anchor"] == "after" and f.context["anchor_line"] == 2
-    assert f.line == 6  # the loop header that starts training
+    assert f.line == 7  # the loop header that starts training
 
 
 def test_library_module_without_guard_is_not_an_entry_point():

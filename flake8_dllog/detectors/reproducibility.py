@@ -300,19 +300,28 @@ def _an_excerpt(facts: ModuleFacts) -> bool:
 
 def _fits_names_from_missing_cells(facts: ModuleFacts) -> bool:
     """A notebook cell pasted into a file: its top-level ``model.fit(np.array(x_tr), ...)``
-    reads names that nothing in the file imports or binds before it (``np``, ``model``,
-    ``x_tr`` come from cells that are not there, and so may the seeding)."""
+    or ``for epoch in range(num_epochs)`` reads names that nothing in the file imports or
+    binds before it (``np``, ``model``, ``x_tr``, ``num_epochs`` come from cells that are
+    not there, and so may the seeding)."""
     if facts.main_guard is not None:
         return False  # (a script written as one: its names are its own to define)
     fits = [site for site in framework_training_calls(facts) if site.scope.is_module]
-    if not fits or any(stmt.__class__ is ast.ImportFrom and any(a.name == "*" for a in stmt.names) for stmt in facts.tree.body):
+    # (or `for epoch in range(num_epochs): for x, y in train_loader:` at the top level)
+    loops = [tl.loop for tl in training_loops(facts) if tl.scope.is_module and isinstance(tl.loop, (ast.For, ast.AsyncFor))]
+    if not (fits or loops) or any(stmt.__class__ is ast.ImportFrom and any(a.name == "*" for a in stmt.names) for stmt in facts.tree.body):
         return False
     idx = index_of(facts)
     defined = {stmt.name for stmt in facts.tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    reads: list[tuple[ast.AST, list[ast.expr]]] = []
     for site in fits:
         func = site.node.func
         roots = [func.value] if func.__class__ is ast.Attribute else []
-        roots += [a.func if a.__class__ is ast.Call else a for a in site.node.args]
+        reads.append((site.node, roots + [a.func if a.__class__ is ast.Call else a for a in site.node.args]))
+    for loop in loops:
+        it = loop.iter
+        reads.append((loop, [it.func.value] if it.__class__ is ast.Call and it.func.__class__ is ast.Attribute else [n for n in walk(it) if n.__class__ is ast.Name]))
+    for node, roots in reads:
+        line = node.lineno
         for root in roots:
             while root.__class__ is ast.Attribute:
                 root = root.value
@@ -321,9 +330,9 @@ def _fits_names_from_missing_cells(facts: ModuleFacts) -> bool:
             name = root.id
             if name in facts.aliases or name in defined or name in _BUILTIN_NAMES:
                 continue
-            if any(stmt.lineno < site.node.lineno for stmt, _ in idx.bindings(facts.module, name)):
+            if any(stmt.lineno < line for stmt, _ in idx.bindings(facts.module, name)):
                 continue
-            if any(name in _loop_or_with_targets(info.stmt) for info in facts.scope_stmts(facts.module) if info.stmt.lineno <= site.node.lineno):
+            if any(name in _loop_or_with_targets(info.stmt) for info in facts.scope_stmts(facts.module) if info.stmt.lineno <= line):
                 continue
             return True
     return False

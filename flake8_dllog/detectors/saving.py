@@ -2731,10 +2731,12 @@ def _literal_run(facts: ModuleFacts) -> bool:
         return False
     if not all(_literal_epochs(facts, site) for site in fits):
         return False
-    from .configuration import config_loads  # (configuration imports this module)
+    from .configuration import _flags_only_parser, config_loads  # (configuration imports this module)
 
     # (seeded or not: an unseeded run is DLL500's finding, once, not every save's)
-    return not config_loads(facts)
+    # A command line of paths and switches only (`--data_path`) sets no hyperparameter.
+    loads = config_loads(facts)
+    return not loads or (all(load.kind == "argparse" for load in loads) and _flags_only_parser(facts))
 
 
 def _literal_local_fit(facts: ModuleFacts, scope: Scope, depth: int = 2) -> bool:
@@ -3127,7 +3129,11 @@ def _conversion_tool(facts: ModuleFacts) -> bool:
     return (
         not is_training_module(facts)
         and not facts.calls_in("metric_call")
-        and any(CONVERSION_CALL.search(name) for name in facts._calls_by_name)
+        and (
+            any(CONVERSION_CALL.search(name) for name in facts._calls_by_name)
+            # a checkpoint loaded and written back out as safetensors: a format converter
+            or (bool(facts.calls_in("load")) and "safetensors.torch.save_file" in facts._calls_by_name)
+        )
     )
 
 
@@ -3297,7 +3303,11 @@ def unlogged_checkpoint_load(facts: ModuleFacts, config: Config) -> Iterator[Rep
         if path is not None and idx.prediction_cli:
             # (`WEIGHT_PATH = setup.weights if setup.weights else "weights"`: followed back)
             names = _names_in(path) | _resolved_names(facts, site.scope, path, site.node.lineno)
-            names |= {n for name in list(names) for _, v in idx.bindings(site.scope, name) if v is not None for n in _names_in(v)}
+            # (`src, dst = sys.argv[1:]`: an unpacked name is bound by the whole value)
+            names |= {
+                n for name in list(names) for stmt, v in idx.bindings(site.scope, name)
+                if (bound := v if v is not None else getattr(stmt, "value", None)) is not None for n in _names_in(bound)
+            }
             # (`def load_model(path)` called as `load_model(args.ckpt)`: what the callers pass)
             if not site.scope.is_module:
                 names |= {

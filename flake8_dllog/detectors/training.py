@@ -1780,7 +1780,10 @@ def unlogged_training_loop(facts: ModuleFacts, config: Config) -> Iterator[Repor
                 context={"anchor_line": log_dict.lineno, "anchor": "before", "scope": scope.qualname, "class_bases": list(scope.class_bases), "lightning": True},
                 message="training loop logs nothing (no loss, no progress): Lightning 2.x ignores the returned {'log': ...} dict",
             )
-        elif not facts.scope_logs(scope) and not _scope_has_possibly_logging(facts, scope) and not _step_hook_logs(facts, scope):
+        elif (
+            not facts.scope_logs(scope) and not _scope_has_possibly_logging(facts, scope) and not _step_hook_logs(facts, scope)
+            and not _collected_for_the_epoch_end(scope)
+        ):
             loss = _returned_name(scope)
             yield Report(
                 scope.node,
@@ -1807,6 +1810,20 @@ def _step_hook_logs(facts: ModuleFacts, scope: Scope) -> bool:
     for hook in STEP_HOOKS:
         fn = facts.functions.get(f"{scope.class_name}.{hook}")
         if fn is not None and facts.scope_logs(fn):
+            return True
+    return False
+
+
+def _collected_for_the_epoch_end(scope: Scope) -> bool:
+    """``self.training_step_outputs.append(loss)``: Lightning 2.x's way of handing step
+    results to an epoch-end hook or a callback (possibly in another file) that logs them."""
+    for site in scope.calls:
+        func = site.node.func
+        if (
+            site.method == "append" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)
+            and isinstance(func.value.value, ast.Name) and func.value.value.id == "self"
+            and re.search(r"output|loss", func.value.attr, re.I)
+        ):
             return True
     return False
 
