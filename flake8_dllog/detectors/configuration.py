@@ -470,6 +470,21 @@ def _value_holds(value: ast.AST | None, call: ast.Call) -> bool:
     return False
 
 
+def _configures_logging_only(facts: ModuleFacts, scope: Scope, names: list[str]) -> bool:
+    """``config = json.load(f)`` whose only use is ``logging.config.dictConfig(config)``:
+    the logging setup's own file, not the run's configuration."""
+    handed = uses = 0
+    for site in scope.calls:
+        if (site.name or "").endswith("dictConfig"):
+            handed += sum(1 for a in [*site.node.args, *(k.value for k in site.node.keywords)] if isinstance(a, ast.Name) and a.id in names)
+    if not handed:
+        return False
+    for node in ast.walk(scope.node):
+        if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load):
+            uses += 1
+    return uses == handed
+
+
 def _extends_an_imported_loader(facts: ModuleFacts, target: Scope) -> bool:
     """``class Parser(utils.Parser): def parse_args(self, exp): ...``: an override of an
     imported class's loader (which it extends, through ``super()`` or the fields it
@@ -520,7 +535,7 @@ def config_loads(facts: ModuleFacts) -> list[ConfigLoad]:
             if _last(site.name) == "parse_known_args" and _is_pre_parse(facts, stmt):
                 continue
             names = [n for n in names if n and n != "_"]
-            if not names or _data_file_load(site, names):
+            if not names or _data_file_load(site, names) or _configures_logging_only(facts, site.scope, names):
                 continue
             load = ConfigLoad(site, tuple(names), kind, stmt, site.scope)
             if kind in ("json", "yaml", "dict") and _describes_a_model(facts, load):
