@@ -742,14 +742,8 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     # matter. A bare name call `f(...)` is named `aliases.get(f, f)`.
     aliases = facts.aliases
     name_kinds = _NameKinds(aliases.get("add_argument", "add_argument"), {aliases.get(c, c) for c in init_classes})
-    # `trainer = Trainer(model)` ... `trainer.train(epochs=args.epochs)`: a method of a
-    # same-module class, called on an instance made in the same function
-    class_methods: dict[str, list[str]] = {}
-    for qualname in functions:
-        cls_name, dot, method = qualname.rpartition(".")
-        if dot and "." not in cls_name and not method.startswith("__"):
-            class_methods.setdefault(method, []).append(cls_name)
-    idx = index_of(facts)
+    # (`trainer = Trainer(model)` ... `trainer.train(epochs=args.epochs)`: facts resolved
+    # the method of the same-module class into `site.target`)
     loading_sites = facts.calls_in("config_load")
     for site in loading_sites:
         name_kinds[site.name] |= _LOAD_NAME
@@ -759,7 +753,7 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     # that says nothing and no same-module target)
     for site in [
         site for site in facts.calls
-        if name_kinds[site.name] or site.target is not None or (site.method in class_methods and site.node.args + site.node.keywords)
+        if name_kinds[site.name] or site.target is not None
     ]:
         kind = name_kinds[site.name]
         target = site.target
@@ -769,8 +763,6 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
         fcls = func.__class__
         if target is None and kind & _INIT_CLASS and fcls is name_type and func.id in init_classes:
             target = functions.get(f"{func.id}.__init__")
-        if target is None and fcls is attribute_type and func.attr in class_methods and func.value.__class__ in (name_type, ast.Call):
-            target = _instance_method(facts, idx, site, func, class_methods[func.attr])
         if kind & _WRITE:
             writes_or_recorders.append((site, "store"))
         elif kind & _RECORDER_NAME and target is None:
@@ -804,20 +796,6 @@ def _config_index(facts: ModuleFacts) -> _ConfigIndex:
     index = _ConfigIndex(assigns, flow_calls, self_recording, tracker_stores, for_loops, add_arguments, writes_or_recorders)
     facts._dllog_config_index = index  # type: ignore[attr-defined]
     return index
-
-
-def _instance_method(facts: ModuleFacts, idx, site: CallSite, func: ast.Attribute, classes: list[str]) -> "Scope | None":
-    """``trainer.train(...)`` with ``trainer = Trainer(...)`` the receiver's only binding in
-    the function (or ``Trainer(model).train(...)``): ``Trainer.train``."""
-    value = func.value
-    if isinstance(value, ast.Name):
-        binds = idx.bindings(site.scope, value.id)
-        if len(binds) != 1:
-            return None
-        value = binds[0][1]
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes:
-        return facts.functions.get(f"{value.func.id}.{func.attr}")
-    return None
 
 
 _INDEXED_STATEMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor})

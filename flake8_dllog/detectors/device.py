@@ -928,11 +928,10 @@ def _cuda_required_before_the_work(facts: ModuleFacts, site: CallSite) -> bool:
     (A ``.cuda()`` only after that loop may come after a whole CPU run: still judged.)"""
     if "# %%" in (facts.text or "") or "# In[" in (facts.text or ""):
         return False  # notebook cells run one by one: the later cell may never be run
-    first_loop = next(
-        (info.stmt.lineno for info in facts.stmt_infos.values()
-         if info.scope is site.scope and isinstance(info.stmt, LOOP_TYPES)
-         and info.stmt.lineno > site.node.lineno),
-        None,
+    first_loop = min(
+        (info.stmt.lineno for info in facts.scope_stmts(site.scope)
+         if isinstance(info.stmt, LOOP_TYPES) and info.stmt.lineno > site.node.lineno),
+        default=None,
     )
     return any(
         other is not site and other.method == "cuda" and other.receiver is not None and not other.loops

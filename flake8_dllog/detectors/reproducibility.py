@@ -120,10 +120,14 @@ class _RefsIndex:
         self.own: dict[int, tuple[set[str], set[str], list[Scope]]] = {}
         self.by_scope: dict[int, set[str]] = {}
         self._attrs_used_by_class: dict[str | None, set[str]] | None = None
+        self._used_outside: dict[str, set[str]] = {}
 
     def used_outside(self, class_name: str) -> set[str]:
         """Attribute names called (or passed as a call's argument) by code outside the
         methods of ``class_name``."""
+        found = self._used_outside.get(class_name)
+        if found is not None:
+            return found
         by_class = self._attrs_used_by_class
         if by_class is None:
             by_class = self._attrs_used_by_class = {}
@@ -138,7 +142,7 @@ class _RefsIndex:
                 for kw in node.keywords:
                     if kw.value.__class__ is ast.Attribute:
                         used.add(kw.value.attr)
-        found: set[str] = set()
+        found = self._used_outside[class_name] = set()
         for owner, used in by_class.items():
             if owner != class_name:
                 found |= used
