@@ -519,11 +519,7 @@ class _Index:
         facts = self.facts
         folders: set[str] = set()
         for site in facts.calls_in("save"):
-            target = site.kwarg("file_prefix") or site.kwarg("filepath") or site.kwarg("path")
-            if target is None:
-                args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
-                pos = 1 if site.name == "torch.save" else 0
-                target = args[pos] if len(args) > pos else None
+            target = _save_call_target(site)
             if target is not None:
                 folders |= _folder_heads(facts, site.scope, target)
         return folders
@@ -533,13 +529,8 @@ class _Index:
         facts = self.facts
         found: list[ast.expr] = []
         for site in facts.calls_in("save"):
-            args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
-            pos = 1 if site.name == "torch.save" else 0
             # (`engine.save_checkpoint(p, it)` of the project's model counts too: the run wrote p)
-            target = (
-                site.kwarg("f") or site.kwarg("filepath") or site.kwarg("path") or site.kwarg("file_prefix")
-                or (args[pos] if len(args) > pos else None)
-            )
+            target = _save_call_target(site)
             if target is not None:
                 found.append(target)
         # Keras `ModelCheckpoint(filename, ...)` handed to fit(), an `EarlyStopping(checkpoint_path=...)`
@@ -661,6 +652,17 @@ def index_of(facts: ModuleFacts) -> _Index:
         idx = _Index(facts)
         facts._dllog_saving_index = idx  # type: ignore[attr-defined]
     return idx
+
+
+def _save_call_target(site: CallSite) -> ast.expr | None:
+    """Where a save call writes: its ``f``/``filepath``/``path``/``file_prefix`` keyword, else
+    its path argument (``torch.save``'s second, any other save's first)."""
+    target = site.kwarg("f") or site.kwarg("filepath") or site.kwarg("path") or site.kwarg("file_prefix")
+    if target is not None:
+        return target
+    args = [a for a in site.node.args if not isinstance(a, ast.Starred)]
+    pos = 1 if site.name == "torch.save" else 0
+    return args[pos] if len(args) > pos else None
 
 
 def _evidence_in(idx: _Index, stmt: ast.stmt, scope: Scope) -> bool:
